@@ -1,0 +1,343 @@
+//! What the solver knows: the state of every cell, and the vocabulary of
+//! deductions (which cell, which value, found by what).
+//!
+//! [`Field`] is the ground truth of a thesis-layout field; [`Position`] is
+//! what a player sees (no ground truth); [`Board`] is the knowledge state both
+//! are solved on. The methods read a `Board`; only the solver writes it.
+
+use crate::grid::Grid;
+use std::fmt;
+
+/// The state of one cell as the solver knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cell {
+    /// Closed, value not known: a variable `x ∈ {0,1}` of the system.
+    Unknown,
+    /// Known mine (flagged or proven).
+    Mine,
+    /// Known safe but not revealed (no number available; `analyse` of a
+    /// position marks proven-safe cells this way).
+    Safe,
+    /// Revealed, showing its number (mines among its neighbours).
+    Revealed(u8),
+}
+
+impl Cell {
+    #[inline]
+    pub fn is_unknown(self) -> bool {
+        matches!(self, Cell::Unknown)
+    }
+}
+
+/// The value a deduction gives a closed cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    Safe,
+    Mine,
+}
+
+/// One of the four methods of the source research (DESIGN.md §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    SingleCell,
+    LinkedCells1,
+    LinkedCells2,
+    Hypotheses,
+}
+
+impl Method {
+    /// All four, in the research's starting order (single-cell, linked cells
+    /// 1, hypotheses, linked cells 2).
+    pub const RESEARCH_ORDER: [Method; 4] = [
+        Method::SingleCell,
+        Method::LinkedCells1,
+        Method::Hypotheses,
+        Method::LinkedCells2,
+    ];
+    pub const ALL: [Method; 4] = [
+        Method::SingleCell,
+        Method::LinkedCells1,
+        Method::LinkedCells2,
+        Method::Hypotheses,
+    ];
+
+    /// The name used in code, output and docs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::SingleCell => "single_cell",
+            Method::LinkedCells1 => "linked_cells_1",
+            Method::LinkedCells2 => "linked_cells_2",
+            Method::Hypotheses => "hypotheses",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Where a deduction came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Source {
+    /// A rule of the rulebase, with its order (number of focus numbers).
+    Rule { order: u8 },
+    Method(Method),
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Rule { .. } => "rules",
+            Source::Method(m) => m.name(),
+        }
+    }
+}
+
+/// A closed cell proven to have `value` in every mine layout consistent with
+/// the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Forced {
+    pub cell: u32,
+    pub value: Value,
+}
+
+/// The board admits no mine layout. `cells` names the cells involved (the
+/// numbers of the failing constraint group, or empty for the total alone).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contradiction {
+    pub cells: Vec<u32>,
+    pub reason: String,
+}
+
+impl Contradiction {
+    pub fn new(cells: Vec<u32>, reason: impl Into<String>) -> Contradiction {
+        Contradiction {
+            cells,
+            reason: reason.into(),
+        }
+    }
+
+    /// Human-readable, with cells as `(row,col)` (zero-based).
+    pub fn describe(&self, grid: Grid) -> String {
+        let mut s = format!("no mine layout fits: {}", self.reason);
+        if !self.cells.is_empty() {
+            s.push_str(" (cells");
+            for &c in self.cells.iter().take(16) {
+                let (r, col) = grid.rc(c);
+                s.push_str(&format!(" ({r},{col})"));
+            }
+            if self.cells.len() > 16 {
+                s.push_str(&format!(" and {} more", self.cells.len() - 16));
+            }
+            s.push(')');
+        }
+        s
+    }
+}
+
+/// Ground truth of a field (thesis layout): where the mines are, every
+/// cell's number, and which cells are open at the start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub grid: Grid,
+    /// Total mine count `tm`.
+    pub total_mines: u32,
+    pub mine: Vec<bool>,
+    /// Number of neighbouring mines (meaningless on mines).
+    pub value: Vec<u8>,
+    pub open_at_start: Vec<bool>,
+}
+
+impl Field {
+    /// Builds a field from mine positions, computing every number.
+    pub fn from_mines(grid: Grid, mine: Vec<bool>, open_at_start: Vec<bool>) -> Field {
+        assert_eq!(mine.len(), grid.len());
+        assert_eq!(open_at_start.len(), grid.len());
+        let value = (0..grid.len() as u32)
+            .map(|i| {
+                grid.neighbours(i)
+                    .iter()
+                    .filter(|&&n| mine[n as usize])
+                    .count() as u8
+            })
+            .collect();
+        let total_mines = mine.iter().filter(|&&m| m).count() as u32;
+        Field {
+            grid,
+            total_mines,
+            mine,
+            value,
+            open_at_start,
+        }
+    }
+
+    pub fn safe_cells(&self) -> usize {
+        self.grid.len() - self.total_mines as usize
+    }
+}
+
+/// What a player sees: closed cells, flags, revealed numbers, optionally
+/// the total mine count. No ground truth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub grid: Grid,
+    /// `Unknown` (closed), `Mine` (flag), `Revealed(n)`; `Safe` is allowed
+    /// for cells known safe without a number.
+    pub cells: Vec<Cell>,
+    pub total_mines: Option<u32>,
+}
+
+/// The knowledge state the methods read and the solver updates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    grid: Grid,
+    cells: Vec<Cell>,
+    total_mines: Option<u32>,
+    known_mines: u32,
+    unknown: u32,
+}
+
+impl Board {
+    pub fn new(grid: Grid, cells: Vec<Cell>, total_mines: Option<u32>) -> Board {
+        assert_eq!(cells.len(), grid.len());
+        let known_mines = cells.iter().filter(|c| **c == Cell::Mine).count() as u32;
+        let unknown = cells.iter().filter(|c| c.is_unknown()).count() as u32;
+        Board {
+            grid,
+            cells,
+            total_mines,
+            known_mines,
+            unknown,
+        }
+    }
+
+    pub fn from_position(p: &Position) -> Board {
+        Board::new(p.grid, p.cells.clone(), p.total_mines)
+    }
+
+    pub fn to_position(&self) -> Position {
+        Position {
+            grid: self.grid,
+            cells: self.cells.clone(),
+            total_mines: self.total_mines,
+        }
+    }
+
+    #[inline]
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+    #[inline]
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+    #[inline]
+    pub fn cell(&self, i: u32) -> Cell {
+        self.cells[i as usize]
+    }
+    /// The total mine count, when known.
+    #[inline]
+    pub fn total_mines(&self) -> Option<u32> {
+        self.total_mines
+    }
+    /// Mines still to place among the unknown cells, when the total is known
+    /// (negative if the flags already exceed it).
+    #[inline]
+    pub fn remaining_mines(&self) -> Option<i64> {
+        self.total_mines
+            .map(|t| t as i64 - self.known_mines as i64)
+    }
+    #[inline]
+    pub fn known_mines(&self) -> u32 {
+        self.known_mines
+    }
+    /// Number of `Unknown` cells.
+    #[inline]
+    pub fn unknown_count(&self) -> u32 {
+        self.unknown
+    }
+
+    /// Sets a cell's state, keeping the counters right.
+    pub fn set(&mut self, i: u32, c: Cell) {
+        let old = self.cells[i as usize];
+        if old == Cell::Mine {
+            self.known_mines -= 1;
+        }
+        if old.is_unknown() {
+            self.unknown -= 1;
+        }
+        if c == Cell::Mine {
+            self.known_mines += 1;
+        }
+        if c.is_unknown() {
+            self.unknown += 1;
+        }
+        self.cells[i as usize] = c;
+    }
+
+    /// For a revealed number at `i`: its effective value (number minus known
+    /// mines around it, may be negative on a contradictory board) and the
+    /// number of unknown neighbours. `None` if `i` is not a revealed number.
+    #[inline]
+    pub fn effective(&self, i: u32) -> Option<(i32, u32)> {
+        let Cell::Revealed(n) = self.cells[i as usize] else {
+            return None;
+        };
+        let mut mines = 0i32;
+        let mut unknown = 0u32;
+        for &nb in &self.grid.neighbours(i) {
+            match self.cells[nb as usize] {
+                Cell::Mine => mines += 1,
+                Cell::Unknown => unknown += 1,
+                _ => {}
+            }
+        }
+        Some((n as i32 - mines, unknown))
+    }
+
+    /// The unknown neighbours of `i`.
+    #[inline]
+    pub fn unknown_neighbours(&self, i: u32) -> impl Iterator<Item = u32> + '_ {
+        self.grid
+            .neighbours(i)
+            .into_iter_owned()
+            .filter(move |&n| self.cells[n as usize].is_unknown())
+    }
+
+    /// Revealed numbers that still constrain something (have an unknown
+    /// neighbour), in index order.
+    pub fn frontier_numbers(&self) -> Vec<u32> {
+        (0..self.grid.len() as u32)
+            .filter(|&i| {
+                matches!(self.cells[i as usize], Cell::Revealed(_))
+                    && self.unknown_neighbours(i).next().is_some()
+            })
+            .collect()
+    }
+}
+
+impl crate::grid::Neighbours {
+    /// Owned iterator over the neighbour indices.
+    #[inline]
+    pub fn into_iter_owned(self) -> impl Iterator<Item = u32> {
+        let len = self.len();
+        let mut k = 0;
+        std::iter::from_fn(move || {
+            if k < len {
+                k += 1;
+                Some(self[k - 1])
+            } else {
+                None
+            }
+        })
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Value::Safe => "safe",
+            Value::Mine => "mine",
+        })
+    }
+}

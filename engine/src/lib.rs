@@ -1,0 +1,27 @@
+//! # sapper-engine
+//!
+//! Everything needed to solve Minesweeper fields without guessing:
+//!
+//! - [`grid`]: the rectangle and its neighbourhoods (edges handled once);
+//! - [`board`]: cell states, ground-truth [`Field`]s, player [`Position`]s
+//!   and the deduction vocabulary ([`Forced`], [`Source`], [`Method`]);
+//! - [`formats`]: readers for the thesis layout and the position text format;
+//! - [`methods`]: the four methods of the research — single-cell, linked
+//!   cells 1, linked cells 2, hypotheses — one module each;
+//! - [`rules`]: rule patterns, the binary rulebase format and the matcher;
+//! - [`solver`]: the fixpoint loop for fields (open from the truth) and
+//!   positions (analyse).
+//!
+//! Every deduction in this crate is proven; where one is made, a comment
+//! says why it holds.
+
+pub mod board;
+pub mod brute;
+pub mod formats;
+pub mod grid;
+pub mod methods;
+pub mod rules;
+pub mod solver;
+
+pub use board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
+pub use grid::Grid;

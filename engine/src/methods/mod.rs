@@ -1,0 +1,147 @@
+//! The four methods of the source research (DESIGN.md §2), one module each:
+//!
+//! 1. [`single_cell`] — one number's equation alone;
+//! 2. [`linked_cells_1`] — two numbers' equations, subtracted (subset /
+//!    overlap reasoning), no global count;
+//! 3. [`linked_cells_2`] — several equations together with the global mine
+//!    count;
+//! 4. [`hypotheses`] — "what if": a cell is forced iff the opposite
+//!    assumption has no solution; complete (exact search per frontier
+//!    component, global count included).
+//!
+//! Every method has the same shape: it reads a [`Board`], appends the cells
+//! it proves to `out`, and reports a [`Contradiction`] if it finds the board
+//! has no mine layout at all. `dirty` lists the revealed numbers whose
+//! neighbourhood changed since the method last ran (`None` = look at
+//! everything); the local methods (1 and 2) only need to look around those,
+//! the global ones (3 and 4) may ignore it.
+
+use crate::board::{Board, Contradiction, Forced, Method};
+
+pub mod hypotheses;
+pub mod linked_cells_1;
+pub mod linked_cells_2;
+pub mod single_cell;
+
+/// Runs one method.
+pub fn run(
+    method: Method,
+    board: &Board,
+    dirty: Option<&[u32]>,
+    out: &mut Vec<Forced>,
+) -> Result<(), Contradiction> {
+    match method {
+        Method::SingleCell => single_cell::find(board, dirty, out),
+        Method::LinkedCells1 => linked_cells_1::find(board, dirty, out),
+        Method::LinkedCells2 => linked_cells_2::find(board, dirty, out),
+        Method::Hypotheses => hypotheses::find(board, dirty, out),
+    }
+}
+
+/// Cost bookkeeping for one method, as in the research: attempts, successes
+/// and the mean time of successful and failed attempts.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MethodStats {
+    pub attempts: u64,
+    pub successes: u64,
+    /// Total nanoseconds spent in successful attempts.
+    pub nanos_success: u64,
+    /// Total nanoseconds spent in failed attempts.
+    pub nanos_fail: u64,
+    /// Cells this method determined.
+    pub cells: u64,
+}
+
+impl MethodStats {
+    pub fn failures(&self) -> u64 {
+        self.attempts - self.successes
+    }
+    /// Mean time of a successful attempt, µs (`t_s`).
+    pub fn t_s_micros(&self) -> f64 {
+        if self.successes == 0 {
+            0.0
+        } else {
+            self.nanos_success as f64 / self.successes as f64 / 1000.0
+        }
+    }
+    /// Mean time of a failed attempt, µs (`t_u`).
+    pub fn t_u_micros(&self) -> f64 {
+        if self.failures() == 0 {
+            0.0
+        } else {
+            self.nanos_fail as f64 / self.failures() as f64 / 1000.0
+        }
+    }
+    /// Mean cycle time `t_c = (n_u / n_s) · t_u + t_s`, µs: the expected
+    /// cost of one success. Infinite for a method that never succeeded but
+    /// was tried.
+    pub fn t_c_micros(&self) -> f64 {
+        if self.successes == 0 {
+            if self.attempts == 0 {
+                0.0
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            self.failures() as f64 / self.successes as f64 * self.t_u_micros() + self.t_s_micros()
+        }
+    }
+    pub fn merge(&mut self, o: &MethodStats) {
+        self.attempts += o.attempts;
+        self.successes += o.successes;
+        self.nanos_success += o.nanos_success;
+        self.nanos_fail += o.nanos_fail;
+        self.cells += o.cells;
+    }
+}
+
+/// The four methods' statistics and the order the solver tries them in.
+#[derive(Clone, Debug)]
+pub struct MethodTable {
+    pub stats: [MethodStats; 4],
+    order: [Method; 4],
+}
+
+impl Default for MethodTable {
+    fn default() -> Self {
+        MethodTable {
+            stats: [MethodStats::default(); 4],
+            order: Method::RESEARCH_ORDER,
+        }
+    }
+}
+
+impl MethodTable {
+    pub fn get(&self, m: Method) -> &MethodStats {
+        &self.stats[m.index()]
+    }
+    pub fn get_mut(&mut self, m: Method) -> &mut MethodStats {
+        &mut self.stats[m.index()]
+    }
+    /// The order methods are tried in: increasing measured `t_c`. A method
+    /// with no attempt yet keeps its place in the research's order relative
+    /// to the others (its `t_c` is unknown, not zero), so the order only
+    /// changes once there is something measured to go by.
+    pub fn order(&self) -> [Method; 4] {
+        self.order
+    }
+    /// Re-sorts by `t_c` (stable, so ties keep the research's order).
+    pub fn reorder(&mut self) {
+        if self.stats.iter().any(|s| s.attempts == 0) {
+            return;
+        }
+        let mut order = Method::RESEARCH_ORDER;
+        order.sort_by(|a, b| {
+            self.get(*a)
+                .t_c_micros()
+                .partial_cmp(&self.get(*b).t_c_micros())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        self.order = order;
+    }
+    pub fn merge(&mut self, o: &MethodTable) {
+        for m in Method::ALL {
+            self.get_mut(m).merge(o.get(m));
+        }
+    }
+}

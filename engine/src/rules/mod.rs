@@ -1,0 +1,250 @@
+//! Rules: local patterns with a proven conclusion (DESIGN.md §3).
+//!
+//! A [`Rule`] is a [`Pattern`] — an `h × w` rectangle of [`PatternCell`]s,
+//! the bounding box of what the rule looks at (its *window* is
+//! `max(h, w)`) — plus a conclusion: closed cells proven safe or mine
+//! (a *forced* combination), or "no mine layout fits" (a *forbidden*
+//! combination).
+//!
+//! The number of [`PatternCell::Number`] cells is the rule's *order*. Every
+//! neighbour of a focus number lies inside the pattern and is not `Any`, so a
+//! rule depends on nothing outside itself and a sound rule is sound on any
+//! field.
+//!
+//! Symmetry: the 8 symmetries of the square act on patterns
+//! ([`Pattern::transform`]); [`Rule::canonical`] picks one representative so
+//! a rulebase never stores two images of the same rule.
+
+use serde::{Deserialize, Serialize};
+
+/// One cell of a pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum PatternCell {
+    /// Not looked at.
+    Any,
+    /// Outside the field.
+    Wall,
+    /// Inside the field and not unknown: revealed, known safe, or a known
+    /// mine. (A known mine is already subtracted from focus values.)
+    Open,
+    /// Inside the field and unknown.
+    Closed,
+    /// A focus: revealed, with this *effective* value (its number minus the
+    /// known mines around it).
+    Number(u8),
+}
+
+impl PatternCell {
+    /// Character used by `rules show` / `rules export` (`?` closed, `.` open,
+    /// `#` wall, `_` any, digits for foci). Conclusions (`s`, `m`) are drawn
+    /// by [`Rule::rows`].
+    pub fn to_char(self) -> char {
+        match self {
+            PatternCell::Any => '_',
+            PatternCell::Wall => '#',
+            PatternCell::Open => '.',
+            PatternCell::Closed => '?',
+            PatternCell::Number(v) => (b'0' + v) as char,
+        }
+    }
+}
+
+/// An `h × w` rectangle of pattern cells, row-major.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Pattern {
+    pub h: u8,
+    pub w: u8,
+    pub cells: Vec<PatternCell>,
+}
+
+/// What a rule concludes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum RuleKind {
+    /// At least one closed cell is forced (see `safe` / `mine`).
+    Forced,
+    /// No mine layout satisfies the pattern.
+    Forbidden,
+}
+
+/// A pattern with its conclusion. `safe` and `mine` are bit masks over the
+/// pattern's cells (bit `r * w + c`), set only on `Closed` cells; both are 0
+/// for a forbidden rule.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Rule {
+    pub pattern: Pattern,
+    pub kind: RuleKind,
+    pub safe: u64,
+    pub mine: u64,
+}
+
+/// The 8 symmetries of the square, as `(transpose, flip rows, flip cols)`
+/// applied in that order. Index 0 is the identity.
+pub const SYMMETRIES: [(bool, bool, bool); 8] = [
+    (false, false, false),
+    (false, false, true),
+    (false, true, false),
+    (false, true, true),
+    (true, false, false),
+    (true, false, true),
+    (true, true, false),
+    (true, true, true),
+];
+
+impl Pattern {
+    pub fn new(h: u8, w: u8, cells: Vec<PatternCell>) -> Pattern {
+        assert_eq!(cells.len(), h as usize * w as usize);
+        Pattern { h, w, cells }
+    }
+
+    #[inline]
+    pub fn get(&self, r: usize, c: usize) -> PatternCell {
+        self.cells[r * self.w as usize + c]
+    }
+
+    /// The window size `k` (the pattern fits a `k × k` mini-field).
+    pub fn window(&self) -> u8 {
+        self.h.max(self.w)
+    }
+
+    /// Number of focus numbers.
+    pub fn order(&self) -> u8 {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c, PatternCell::Number(_)))
+            .count() as u8
+    }
+
+    /// Where cell `(r, c)` goes under symmetry `sym` (index into
+    /// [`SYMMETRIES`]), and the transformed shape `(h', w')`.
+    #[inline]
+    pub fn map_cell(h: u8, w: u8, sym: usize, r: usize, c: usize) -> ((usize, usize), (u8, u8)) {
+        let (t, fr, fc) = SYMMETRIES[sym];
+        let (mut r, mut c, h2, w2) = if t { (c, r, w, h) } else { (r, c, h, w) };
+        if fr {
+            r = h2 as usize - 1 - r;
+        }
+        if fc {
+            c = w2 as usize - 1 - c;
+        }
+        ((r, c), (h2, w2))
+    }
+
+    /// The image of this pattern under symmetry `sym`, with the bit mapping
+    /// applied to `masks` as well.
+    pub fn transform_with_masks(&self, sym: usize, masks: &[u64]) -> (Pattern, Vec<u64>) {
+        let (_, (h2, w2)) = Pattern::map_cell(self.h, self.w, sym, 0, 0);
+        let mut cells = vec![PatternCell::Any; self.cells.len()];
+        let mut out = vec![0u64; masks.len()];
+        for r in 0..self.h as usize {
+            for c in 0..self.w as usize {
+                let ((r2, c2), _) = Pattern::map_cell(self.h, self.w, sym, r, c);
+                let from = r * self.w as usize + c;
+                let to = r2 * w2 as usize + c2;
+                cells[to] = self.cells[from];
+                for (m, o) in masks.iter().zip(out.iter_mut()) {
+                    if m >> from & 1 == 1 {
+                        *o |= 1 << to;
+                    }
+                }
+            }
+        }
+        (Pattern::new(h2, w2, cells), out)
+    }
+
+    pub fn transform(&self, sym: usize) -> Pattern {
+        self.transform_with_masks(sym, &[]).0
+    }
+}
+
+impl Rule {
+    pub fn order(&self) -> u8 {
+        self.pattern.order()
+    }
+
+    pub fn window(&self) -> u8 {
+        self.pattern.window()
+    }
+
+    /// The image of this rule under symmetry `sym`.
+    pub fn transform(&self, sym: usize) -> Rule {
+        let (pattern, m) = self.pattern.transform_with_masks(sym, &[self.safe, self.mine]);
+        Rule {
+            pattern,
+            kind: self.kind,
+            safe: m[0],
+            mine: m[1],
+        }
+    }
+
+    /// The representative of this rule's orbit under the 8 symmetries: the
+    /// least image in the derived `Ord` (shape, then cells, then
+    /// conclusion). Two rules are symmetric images iff their canonical forms
+    /// are equal.
+    pub fn canonical(&self) -> Rule {
+        (0..8).map(|s| self.transform(s)).min().expect("8 symmetries")
+    }
+
+    /// The pattern drawn as rows of characters, conclusions included (`s`
+    /// closed and safe, `m` closed and mine).
+    pub fn rows(&self) -> Vec<String> {
+        let w = self.pattern.w as usize;
+        (0..self.pattern.h as usize)
+            .map(|r| {
+                (0..w)
+                    .map(|c| {
+                        let bit = 1u64 << (r * w + c);
+                        if self.safe & bit != 0 {
+                            's'
+                        } else if self.mine & bit != 0 {
+                            'm'
+                        } else {
+                            self.pattern.get(r, c).to_char()
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use PatternCell::*;
+
+    fn l_shape() -> Rule {
+        // 2×3, asymmetric.
+        Rule {
+            pattern: Pattern::new(2, 3, vec![Closed, Open, Wall, Number(1), Any, Any]),
+            kind: RuleKind::Forced,
+            safe: 1,
+            mine: 0,
+        }
+    }
+
+    #[test]
+    fn eight_distinct_images_share_one_canonical_form() {
+        let r = l_shape();
+        let images: Vec<Rule> = (0..8).map(|s| r.transform(s)).collect();
+        for a in 0..8 {
+            for b in a + 1..8 {
+                assert_ne!(images[a], images[b], "symmetries {a} and {b}");
+            }
+        }
+        let canon = r.canonical();
+        for img in &images {
+            assert_eq!(img.canonical(), canon);
+        }
+    }
+
+    #[test]
+    fn masks_follow_their_cells() {
+        let r = l_shape();
+        for s in 0..8 {
+            let t = r.transform(s);
+            let pos = t.safe.trailing_zeros() as usize;
+            assert_eq!(t.pattern.cells[pos], Closed);
+            assert_eq!(t.safe.count_ones(), 1);
+        }
+    }
+}

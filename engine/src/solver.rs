@@ -1,0 +1,420 @@
+//! The solver: repeat "find forced cells, apply them" to a fixpoint.
+//!
+//! Each round tries the methods in increasing measured `t_c`
+//! ([`MethodTable::order`]); the first that proves anything has its cells
+//! applied and the round ends. When a round finds nothing the board is at
+//! its fixpoint: since `hypotheses` is complete, no closed cell left is
+//! forced.
+//!
+//! Two ways to apply a proven-safe cell:
+//! - [`solve_field`] (ground truth known): open it, showing its number from
+//!   the truth; an open 0 opens its neighbours, as in the game. A cell that
+//!   is not proven safe is never opened: applying a deduction the truth
+//!   contradicts is reported as [`SolveError::Unsound`], never hidden.
+//! - [`analyse_position`] (no truth): mark it `Safe` (no number).
+//!
+//! Incremental work: the local methods (single-cell, linked cells 1) keep a
+//! list of the revealed numbers whose neighbourhood changed since they last
+//! ran; the global methods run again only if anything changed since their
+//! last failed attempt.
+
+use crate::board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
+use crate::methods::{self, MethodTable};
+use std::time::Instant;
+
+/// Why solving stopped with an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// The board admits no mine layout.
+    Contradiction(Contradiction),
+    /// A deduction disagreed with the ground truth: a bug, reported loudly.
+    Unsound {
+        cell: u32,
+        value: Value,
+        source: Source,
+    },
+}
+
+impl From<Contradiction> for SolveError {
+    fn from(c: Contradiction) -> Self {
+        SolveError::Contradiction(c)
+    }
+}
+
+/// Cells determined, by source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BySource {
+    /// Cells determined by rules, by rule order (index = order, 1..=3 used).
+    pub rules_by_order: [u64; 4],
+    /// Cells determined by each method ([`Method::index`]).
+    pub methods: [u64; 4],
+}
+
+impl BySource {
+    pub fn rules(&self) -> u64 {
+        self.rules_by_order.iter().sum()
+    }
+    pub fn total(&self) -> u64 {
+        self.rules() + self.methods.iter().sum::<u64>()
+    }
+    pub fn add(&mut self, s: Source, n: u64) {
+        match s {
+            Source::Rule { order } => self.rules_by_order[order.min(3) as usize] += n,
+            Source::Method(m) => self.methods[m.index()] += n,
+        }
+    }
+    pub fn merge(&mut self, o: &BySource) {
+        for k in 0..4 {
+            self.rules_by_order[k] += o.rules_by_order[k];
+            self.methods[k] += o.methods[k];
+        }
+    }
+}
+
+/// One proven cell and what proved it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deduction {
+    pub cell: u32,
+    pub value: Value,
+    pub source: Source,
+}
+
+/// How a proven cell is applied to the board.
+trait Apply {
+    /// Applies `f`; pushes every cell whose state changed to `changed`.
+    fn apply(
+        &mut self,
+        board: &mut Board,
+        f: Forced,
+        source: Source,
+        changed: &mut Vec<u32>,
+    ) -> Result<(), SolveError>;
+    /// True when there is nothing left worth deducing.
+    fn done(&self, board: &Board) -> bool;
+}
+
+/// Solve mode: safe cells are opened from the ground truth.
+struct OpenFromTruth<'f> {
+    field: &'f Field,
+    revealed: usize,
+    stack: Vec<u32>,
+}
+
+impl OpenFromTruth<'_> {
+    /// Opens `cell` (known safe) and flood-fills from 0s.
+    fn open(&mut self, board: &mut Board, cell: u32, changed: &mut Vec<u32>) {
+        self.stack.push(cell);
+        while let Some(c) = self.stack.pop() {
+            if matches!(board.cell(c), Cell::Revealed(_) | Cell::Mine) {
+                continue;
+            }
+            let v = self.field.value[c as usize];
+            board.set(c, Cell::Revealed(v));
+            self.revealed += 1;
+            changed.push(c);
+            if v == 0 {
+                // A 0 has no mine around it: the game opens every neighbour.
+                for &n in &board.grid().neighbours(c) {
+                    if matches!(board.cell(n), Cell::Unknown | Cell::Safe) {
+                        self.stack.push(n);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Apply for OpenFromTruth<'_> {
+    fn apply(
+        &mut self,
+        board: &mut Board,
+        f: Forced,
+        source: Source,
+        changed: &mut Vec<u32>,
+    ) -> Result<(), SolveError> {
+        let is_mine = self.field.mine[f.cell as usize];
+        if is_mine != (f.value == Value::Mine) {
+            return Err(SolveError::Unsound {
+                cell: f.cell,
+                value: f.value,
+                source,
+            });
+        }
+        match f.value {
+            Value::Safe => self.open(board, f.cell, changed),
+            Value::Mine => {
+                board.set(f.cell, Cell::Mine);
+                changed.push(f.cell);
+            }
+        }
+        Ok(())
+    }
+    fn done(&self, _board: &Board) -> bool {
+        self.revealed == self.field.safe_cells()
+    }
+}
+
+/// Analyse mode: safe cells become `Safe`, mines `Mine`.
+struct MarkOnly;
+
+impl Apply for MarkOnly {
+    fn apply(
+        &mut self,
+        board: &mut Board,
+        f: Forced,
+        _source: Source,
+        changed: &mut Vec<u32>,
+    ) -> Result<(), SolveError> {
+        board.set(
+            f.cell,
+            match f.value {
+                Value::Safe => Cell::Safe,
+                Value::Mine => Cell::Mine,
+            },
+        );
+        changed.push(f.cell);
+        Ok(())
+    }
+    fn done(&self, _board: &Board) -> bool {
+        false
+    }
+}
+
+/// The fixpoint loop's state.
+pub struct Solver<'t> {
+    board: Board,
+    table: &'t mut MethodTable,
+    /// Per local method (single-cell, linked cells 1): numbers to re-examine.
+    dirty: [Vec<u32>; 2],
+    in_dirty: [Vec<bool>; 2],
+    /// Per global method (linked cells 2, hypotheses): board changed since
+    /// its last failed attempt.
+    stale: [bool; 2],
+    by_source: BySource,
+    log: Vec<Deduction>,
+}
+
+fn local_slot(m: Method) -> Option<usize> {
+    match m {
+        Method::SingleCell => Some(0),
+        Method::LinkedCells1 => Some(1),
+        _ => None,
+    }
+}
+
+fn global_slot(m: Method) -> usize {
+    match m {
+        Method::LinkedCells2 => 0,
+        _ => 1,
+    }
+}
+
+impl<'t> Solver<'t> {
+    pub fn new(board: Board, table: &'t mut MethodTable) -> Solver<'t> {
+        let n = board.grid().len();
+        let mut s = Solver {
+            board,
+            table,
+            dirty: [Vec::new(), Vec::new()],
+            in_dirty: [vec![false; n], vec![false; n]],
+            stale: [true, true],
+            by_source: BySource::default(),
+            log: Vec::new(),
+        };
+        // Every revealed number starts dirty.
+        for i in 0..n as u32 {
+            if matches!(s.board.cell(i), Cell::Revealed(_)) {
+                s.mark_dirty_number(i);
+            }
+        }
+        s
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    pub fn by_source(&self) -> &BySource {
+        &self.by_source
+    }
+    pub fn deductions(&self) -> &[Deduction] {
+        &self.log
+    }
+
+    fn mark_dirty_number(&mut self, i: u32) {
+        for k in 0..2 {
+            if !self.in_dirty[k][i as usize] {
+                self.in_dirty[k][i as usize] = true;
+                self.dirty[k].push(i);
+            }
+        }
+    }
+
+    /// A cell changed state: the numbers around it (and it, if revealed)
+    /// have a new equation.
+    fn note_changed(&mut self, c: u32) {
+        if matches!(self.board.cell(c), Cell::Revealed(_)) {
+            self.mark_dirty_number(c);
+        }
+        for &n in &self.board.grid().neighbours(c) {
+            if matches!(self.board.cell(n), Cell::Revealed(_)) {
+                self.mark_dirty_number(n);
+            }
+        }
+        self.stale = [true, true];
+    }
+
+    fn run_to_fixpoint(&mut self, apply: &mut dyn Apply) -> Result<(), SolveError> {
+        let mut found: Vec<Forced> = Vec::new();
+        let mut changed: Vec<u32> = Vec::new();
+        let mut dirty_now: Vec<u32> = Vec::new();
+        'rounds: while !apply.done(&self.board) {
+            for method in self.table.order() {
+                // Skip attempts that cannot find anything new: a local
+                // method with no changed number, a global one on a board it
+                // already failed on.
+                let dirty: Option<&[u32]> = match local_slot(method) {
+                    Some(k) => {
+                        if self.dirty[k].is_empty() {
+                            continue;
+                        }
+                        dirty_now.clear();
+                        dirty_now.extend(self.dirty[k].iter().copied().filter(|&i| {
+                            // keep numbers that still have an unknown neighbour
+                            self.board.unknown_neighbours(i).next().is_some()
+                        }));
+                        for &i in &self.dirty[k] {
+                            self.in_dirty[k][i as usize] = false;
+                        }
+                        self.dirty[k].clear();
+                        if dirty_now.is_empty() {
+                            continue;
+                        }
+                        Some(&dirty_now)
+                    }
+                    None => {
+                        if !self.stale[global_slot(method)] {
+                            continue;
+                        }
+                        None
+                    }
+                };
+                found.clear();
+                let t0 = Instant::now();
+                let result = methods::run(method, &self.board, dirty, &mut found);
+                let nanos = t0.elapsed().as_nanos() as u64;
+                result?;
+                // Keep each cell once, and only cells still unknown.
+                found.sort_unstable();
+                found.dedup_by_key(|f| f.cell);
+                found.retain(|f| self.board.cell(f.cell).is_unknown());
+                let stats = self.table.get_mut(method);
+                stats.attempts += 1;
+                if found.is_empty() {
+                    stats.nanos_fail += nanos;
+                    if local_slot(method).is_none() {
+                        self.stale[global_slot(method)] = false;
+                    }
+                    continue;
+                }
+                stats.successes += 1;
+                stats.nanos_success += nanos;
+                stats.cells += found.len() as u64;
+                let source = Source::Method(method);
+                self.by_source.add(source, found.len() as u64);
+                for &f in &found {
+                    if !self.board.cell(f.cell).is_unknown() {
+                        continue; // opened by a flood fill meanwhile
+                    }
+                    self.log.push(Deduction {
+                        cell: f.cell,
+                        value: f.value,
+                        source,
+                    });
+                    changed.clear();
+                    apply.apply(&mut self.board, f, source, &mut changed)?;
+                    for &c in &changed {
+                        self.note_changed(c);
+                    }
+                }
+                self.table.reorder();
+                continue 'rounds;
+            }
+            // No method found anything: fixpoint.
+            break;
+        }
+        Ok(())
+    }
+}
+
+/// The outcome of solving a field with ground truth.
+#[derive(Clone, Debug)]
+pub struct SolveOutcome {
+    pub solved: bool,
+    /// Open safe cells at the end, start included.
+    pub opened_safe_cells: usize,
+    pub by_source: BySource,
+    pub deductions: Vec<Deduction>,
+    pub board: Board,
+}
+
+/// The board at the start of play: the open cells, with 0s opened as in the
+/// game.
+pub fn starting_board(field: &Field) -> (Board, usize) {
+    let n = field.grid.len();
+    let mut board = Board::new(field.grid, vec![Cell::Unknown; n], Some(field.total_mines));
+    let mut opener = OpenFromTruth {
+        field,
+        revealed: 0,
+        stack: Vec::new(),
+    };
+    let mut changed = Vec::new();
+    for i in 0..n as u32 {
+        if field.open_at_start[i as usize] && !field.mine[i as usize] {
+            opener.open(&mut board, i, &mut changed);
+        }
+    }
+    (board, opener.revealed)
+}
+
+/// Solves a field by no-guess play: open only proven-safe cells until every
+/// safe cell is open (solved) or nothing is forced (stuck).
+pub fn solve_field(field: &Field, table: &mut MethodTable) -> Result<SolveOutcome, SolveError> {
+    let (board, revealed) = starting_board(field);
+    let mut opener = OpenFromTruth {
+        field,
+        revealed,
+        stack: Vec::new(),
+    };
+    let mut solver = Solver::new(board, table);
+    solver.run_to_fixpoint(&mut opener)?;
+    Ok(SolveOutcome {
+        solved: opener.revealed == field.safe_cells(),
+        opened_safe_cells: opener.revealed,
+        by_source: solver.by_source,
+        deductions: solver.log,
+        board: solver.board,
+    })
+}
+
+/// Every forced cell of a position, to the fixpoint: proven-safe cells
+/// become known safe (no number), forced mines known mines.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub deductions: Vec<Deduction>,
+    pub by_source: BySource,
+    pub board: Board,
+}
+
+pub fn analyse_position(position: &Position, table: &mut MethodTable) -> Result<Analysis, Contradiction> {
+    let mut solver = Solver::new(Board::from_position(position), table);
+    match solver.run_to_fixpoint(&mut MarkOnly) {
+        Ok(()) => {}
+        Err(SolveError::Contradiction(c)) => return Err(c),
+        Err(SolveError::Unsound { .. }) => unreachable!("analysis has no ground truth"),
+    }
+    Ok(Analysis {
+        deductions: solver.log,
+        by_source: solver.by_source,
+        board: solver.board,
+    })
+}

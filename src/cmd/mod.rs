@@ -1,0 +1,12 @@
+//! One module per subcommand. Each has `Args` (clap) and `run(args) ->
+//! Result<ExitCode, CliError>`; exit code 0 on success, 1 when some input was
+//! bad but others were processed, 2 on a fatal error.
+
+pub mod analyse;
+pub mod bench;
+pub mod rules;
+pub mod solve;
+pub mod synth;
+
+/// A fatal command error, printed as `sapper: error: ...`.
+pub type CliError = Box<dyn std::error::Error + Send + Sync>;
