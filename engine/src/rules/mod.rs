@@ -17,6 +17,33 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod format;
+pub mod matcher;
+pub mod verify;
+
+/// How a rulebase was generated (stored in the file header).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GeneratorSettings {
+    /// Highest order synthesized (1, 2 or 3).
+    pub max_order: u8,
+    /// Largest window `k` (patterns fit `k × k`).
+    pub max_window: u8,
+    /// Generator name and version, e.g. `sapper-synth 0.1.0`.
+    pub generator: String,
+    /// Free-form description of the enumerated space (e.g. `order 3:
+    /// connected triples`), one entry per synth run that built the file.
+    pub notes: Vec<String>,
+}
+
+/// A set of rules plus how they were made. Rules are canonical
+/// ([`Rule::canonical`]), distinct, and sorted (derived `Ord`), so equal
+/// rulebases serialize to equal bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rulebase {
+    pub settings: GeneratorSettings,
+    pub rules: Vec<Rule>,
+}
+
 /// One cell of a pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum PatternCell {

@@ -1,0 +1,1 @@
+//! (being written) the binary rulebase file: magic, version, header, bincode payload, checksum.

@@ -1,0 +1,1 @@
+//! (being written) runtime index and incremental matching of a rulebase over a board.

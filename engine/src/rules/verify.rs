@@ -1,0 +1,1 @@
+//! (being written) independent re-proof of rules by enumeration.
