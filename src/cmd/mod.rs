@@ -4,6 +4,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod common;
 pub mod rules;
 pub mod solve;
 pub mod synth;

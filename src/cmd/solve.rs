@@ -1,9 +1,266 @@
-//! (being written)
+//! `sapper solve`: no-guess play on fields with ground truth.
+
+use super::common::{by_source_json, median, print_method_table, round3};
+use super::CliError;
+use rayon::prelude::*;
+use sapper_engine::formats::thesis::{find_fields, read_expected, read_field, FieldRef};
+use sapper_engine::methods::MethodTable;
+use sapper_engine::solver::{solve_field, BySource, SolveError};
+use sapper_engine::Method;
+use serde_json::json;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
+/// Solve fields by no-guess play: open only cells proven safe, flag proven
+/// mines, until every safe cell is open (solved) or no closed cell is
+/// forced (stuck; a guess would be needed — a normal outcome, exit 0).
+///
+/// PATH is a field folder in the thesis layout (field_info.csv = "h,w,tm",
+/// status.csv = h rows of T/F, values.csv = h rows of true values, -1 =
+/// mine) or a corpus: a folder searched recursively for field folders,
+/// processed in natural order and reported by folder name.
+///
+/// Exit code: 0 if every field was read and solved or stuck; 1 if any field
+/// could not be read (the others are still solved) or, with
+/// --check-expected, any outcome differs from expected.csv.
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Field folders or corpora.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// One JSON object per line per field: {"field", "solved",
+    /// "opened_safe_cells", "safe_cells", "micros", "by_method"}; errors as
+    /// {"field", "error"}.
+    #[arg(long)]
+    json: bool,
+    /// Compare each corpus with its expected.csv
+    /// (field,solved,opened_safe_cells) and report every difference.
+    #[arg(long)]
+    check_expected: bool,
+    /// Print the method table (attempts, successes, t_s, t_u, t_c) after
+    /// each corpus.
+    #[arg(long)]
+    methods: bool,
+}
 
-pub fn run(_args: Args) -> Result<ExitCode, super::CliError> {
-    Err("not implemented yet".into())
+/// What solving one field gave.
+struct FieldReport {
+    name: String,
+    result: Result<Solved, String>,
+}
+
+struct Solved {
+    solved: bool,
+    opened_safe_cells: usize,
+    safe_cells: usize,
+    micros: f64,
+    by_source: BySource,
+    table: MethodTable,
+}
+
+fn solve_one(r: &FieldRef) -> FieldReport {
+    let result = (|| {
+        let field = read_field(&r.dir).map_err(|e| e.to_string())?;
+        let mut table = MethodTable::default();
+        let t0 = Instant::now();
+        let outcome = solve_field(&field, &mut table);
+        let micros = t0.elapsed().as_secs_f64() * 1e6;
+        let outcome = outcome.map_err(|e| match e {
+            SolveError::Contradiction(c) => format!(
+                "{}: field is inconsistent: {}",
+                r.dir.display(),
+                c.describe(field.grid)
+            ),
+            SolveError::Unsound { cell, value, source } => {
+                let (row, col) = field.grid.rc(cell);
+                format!(
+                    "{}: internal error: {} concluded ({row},{col}) is {value}, the ground truth disagrees",
+                    r.dir.display(),
+                    source.name()
+                )
+            }
+        })?;
+        Ok(Solved {
+            solved: outcome.solved,
+            opened_safe_cells: outcome.opened_safe_cells,
+            safe_cells: field.safe_cells(),
+            micros,
+            by_source: outcome.by_source,
+            table,
+        })
+    })();
+    FieldReport {
+        name: r.name.clone(),
+        result,
+    }
+}
+
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let mut failed = false;
+    for path in &args.paths {
+        let refs = match find_fields(path) {
+            Ok(r) => r,
+            Err(e) => {
+                report_error(args.json, &path.display().to_string(), &e.to_string());
+                failed = true;
+                continue;
+            }
+        };
+        // Fields are independent: solve them in parallel, report in order.
+        let reports: Vec<FieldReport> = refs.par_iter().map(solve_one).collect();
+        for rep in &reports {
+            match &rep.result {
+                Ok(s) => print_field(args.json, &rep.name, s),
+                Err(e) => {
+                    report_error(args.json, &rep.name, e);
+                    failed = true;
+                }
+            }
+        }
+        if !args.json {
+            print_summary(path, &reports, args.methods);
+        }
+        if args.check_expected && !check_expected(path, &reports)? {
+            failed = true;
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn report_error(json: bool, name: &str, err: &str) {
+    if json {
+        println!("{}", json!({"field": name, "error": err}));
+    }
+    eprintln!("sapper: error: {err}");
+}
+
+fn print_field(json: bool, name: &str, s: &Solved) {
+    if json {
+        println!(
+            "{}",
+            json!({
+                "field": name,
+                "solved": s.solved,
+                "opened_safe_cells": s.opened_safe_cells,
+                "safe_cells": s.safe_cells,
+                "micros": round3(s.micros),
+                "by_method": by_source_json(&s.by_source),
+            })
+        );
+    } else {
+        let mut parts = vec![];
+        if s.by_source.rules() > 0 {
+            parts.push(format!("rules {}", s.by_source.rules()));
+        }
+        for m in Method::ALL {
+            let n = s.by_source.methods[m.index()];
+            if n > 0 {
+                parts.push(format!("{} {n}", m.name()));
+            }
+        }
+        println!(
+            "{:<24} {:<7} {:>6}/{:<6} safe cells open {:>10.1} µs   {}",
+            name,
+            if s.solved { "solved" } else { "stuck" },
+            s.opened_safe_cells,
+            s.safe_cells,
+            s.micros,
+            parts.join(", ")
+        );
+    }
+}
+
+fn print_summary(path: &Path, reports: &[FieldReport], methods: bool) {
+    let ok: Vec<&Solved> = reports.iter().filter_map(|r| r.result.as_ref().ok()).collect();
+    let solved = ok.iter().filter(|s| s.solved).count();
+    let mut times: Vec<f64> = ok.iter().map(|s| s.micros).collect();
+    let total: f64 = times.iter().sum();
+    let med = median(&mut times);
+    let mut by = BySource::default();
+    let mut table = MethodTable::default();
+    for s in &ok {
+        by.merge(&s.by_source);
+        table.merge(&s.table);
+    }
+    table.reorder();
+    println!(
+        "== {}: {} fields, {} solved, {} stuck, {} unreadable; solve time total {:.1} µs, median {:.1} µs",
+        path.display(),
+        reports.len(),
+        solved,
+        ok.len() - solved,
+        reports.len() - ok.len(),
+        total,
+        med
+    );
+    let all = by.total().max(1) as f64;
+    let mut shares = vec![format!("rules {:.1}%", 100.0 * by.rules() as f64 / all)];
+    for m in Method::ALL {
+        shares.push(format!(
+            "{} {:.1}%",
+            m.name(),
+            100.0 * by.methods[m.index()] as f64 / all
+        ));
+    }
+    println!("   deductions ({} cells): {}", by.total(), shares.join(", "));
+    if methods {
+        print_method_table(&table);
+    }
+}
+
+/// Compares with `<corpus>/expected.csv`; prints each difference to stderr.
+fn check_expected(path: &Path, reports: &[FieldReport]) -> Result<bool, CliError> {
+    let expected_path = path.join("expected.csv");
+    let expected = read_expected(&expected_path)?;
+    let got: HashMap<&str, &FieldReport> = reports.iter().map(|r| (r.name.as_str(), r)).collect();
+    let mut diffs = 0;
+    for e in &expected {
+        match got.get(e.field.as_str()).map(|r| &r.result) {
+            None => {
+                eprintln!("{}: {}: expected a result, field not found", expected_path.display(), e.field);
+                diffs += 1;
+            }
+            Some(Err(err)) => {
+                eprintln!("{}: {}: expected a result, got error {err}", expected_path.display(), e.field);
+                diffs += 1;
+            }
+            Some(Ok(s)) if s.solved != e.solved || s.opened_safe_cells != e.opened_safe_cells => {
+                eprintln!(
+                    "{}: {}: expected solved={} opened_safe_cells={}, got solved={} opened_safe_cells={}",
+                    expected_path.display(),
+                    e.field,
+                    e.solved,
+                    e.opened_safe_cells,
+                    s.solved,
+                    s.opened_safe_cells
+                );
+                diffs += 1;
+            }
+            Some(Ok(_)) => {}
+        }
+    }
+    if reports.len() != expected.len() {
+        eprintln!(
+            "{}: {} fields expected, {} found",
+            expected_path.display(),
+            expected.len(),
+            reports.len()
+        );
+        diffs += 1;
+    }
+    eprintln!(
+        "check {}: {} of {} fields as expected{}",
+        path.display(),
+        expected.len().saturating_sub(diffs.min(expected.len())),
+        expected.len(),
+        if diffs == 0 { "" } else { " — DIFFERENCES FOUND" }
+    );
+    Ok(diffs == 0)
 }
