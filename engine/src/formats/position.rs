@@ -1,0 +1,417 @@
+//! The position text format: what a player sees, one character per cell.
+//!
+//! ```text
+//! # a comment line
+//! mines 2
+//! F1..
+//! ?2..
+//! ?1..
+//! ```
+//!
+//! - A line whose first non-blank character is `#` is a comment; comments
+//!   are allowed anywhere. Blank lines are ignored everywhere (also between
+//!   grid rows).
+//! - `mines N` (the keyword, blanks, a whole number) is optional and, if
+//!   present, comes before the grid: the total number of mines on the field.
+//! - Every other line is a row of the grid, top to bottom, one character per
+//!   cell, no separators:
+//!   - `?` a closed cell ([`Cell::Unknown`]);
+//!   - `F` a flag, a known mine ([`Cell::Mine`]);
+//!   - `0`–`8` a revealed number ([`Cell::Revealed`]); `.` is the same as
+//!     `0`;
+//!   - `*` a cell known to be safe whose number is not shown ([`Cell::Safe`];
+//!     `sapper analyse` marks proven-safe cells this way, so every board
+//!     can be written and read back).
+//! - All rows have the same length. Trailing whitespace and CRLF line ends
+//!   are tolerated; anything else in a row (leading blanks included) is an
+//!   error.
+//!
+//! [`write_position`] writes `mines N` (when the total is known) and the
+//! rows, with `.` for a revealed 0; [`parse_position`] reads it back to the
+//! same [`Position`].
+//!
+//! Reading also makes cheap local checks, each reported at the line and
+//! column of the offending cell (or of `N` in `mines N`): a number larger
+//! than its count of neighbours; a number with more flagged neighbours than
+//! it shows; a number needing more mines than its flagged and closed
+//! neighbours can hold; `mines N` below the number of flags or above flags
+//! plus closed cells. Deeper inconsistency (numbers contradicting each
+//! other) is left to the solver, which names the cells.
+
+use super::{char_column, numbered_lines, quote, read_text, FormatError};
+use crate::board::{Cell, Position};
+use crate::grid::Grid;
+use std::path::Path;
+
+const CELL_CHARS: &str = "`?` (closed), `F` (flag), `*` (safe), `.` or `0`-`8` (revealed number)";
+
+/// Reads and checks the position in file `path`.
+pub fn read_position(path: &Path) -> Result<Position, FormatError> {
+    let text = read_text(path)?;
+    parse_position(path, &text)
+}
+
+/// Parses and checks a position in the text format (see the module doc).
+/// No I/O: `path` only names the input in errors.
+pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> {
+    // (line number, value, column of the value) of the `mines N` line.
+    let mut total: Option<(usize, u32, usize)> = None;
+    let mut cells: Vec<Cell> = Vec::new();
+    // Line number of each grid row, for messages.
+    let mut row_lines: Vec<usize> = Vec::new();
+    let mut width = 0usize;
+
+    for (line_no, line) in numbered_lines(text) {
+        let content = line.trim_start();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("mines") {
+            if !row_lines.is_empty() {
+                return Err(FormatError::at(
+                    path,
+                    line_no,
+                    1,
+                    "`mines N` after the grid; expected it before the first row",
+                ));
+            }
+            if let Some((first, _, _)) = total {
+                return Err(FormatError::at(
+                    path,
+                    line_no,
+                    1,
+                    format!("a second `mines` line (the first is line {first}); expected one"),
+                ));
+            }
+            let number = rest.trim_start();
+            let column = char_column(line, line.len() - number.len());
+            let starts_with_blank = rest.starts_with([' ', '\t']);
+            let value = (starts_with_blank
+                && !number.is_empty()
+                && number.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| number.parse::<u32>().ok())
+            .flatten();
+            let Some(value) = value else {
+                return Err(FormatError::at(
+                    path,
+                    line_no,
+                    column,
+                    format!(
+                        "expected `mines N` with N a whole number below 2^32, found {}",
+                        quote(line)
+                    ),
+                ));
+            };
+            total = Some((line_no, value, column));
+            continue;
+        }
+
+        // A grid row.
+        let row_start = cells.len();
+        for (k, ch) in line.chars().enumerate() {
+            let cell = match ch {
+                '?' => Cell::Unknown,
+                'F' => Cell::Mine,
+                '*' => Cell::Safe,
+                '.' => Cell::Revealed(0),
+                '0'..='8' => Cell::Revealed(ch as u8 - b'0'),
+                _ => {
+                    return Err(FormatError::at(
+                        path,
+                        line_no,
+                        k + 1,
+                        format!("unexpected {}; expected {CELL_CHARS}", quote_char(ch)),
+                    ))
+                }
+            };
+            cells.push(cell);
+        }
+        let len = cells.len() - row_start;
+        if row_lines.is_empty() {
+            width = len;
+        } else if len != width {
+            return Err(FormatError::at(
+                path,
+                line_no,
+                len.min(width) + 1,
+                format!(
+                    "row {} has {len} cells; expected {width} like the first row (line {})",
+                    row_lines.len() + 1,
+                    row_lines[0]
+                ),
+            ));
+        }
+        if cells.len() > u32::MAX as usize {
+            return Err(FormatError::at_line(
+                path,
+                line_no,
+                format!("too many cells; expected at most {}", u32::MAX),
+            ));
+        }
+        row_lines.push(line_no);
+    }
+
+    if row_lines.is_empty() {
+        return Err(FormatError::new(
+            path,
+            format!("no grid; expected at least one row of cells: {CELL_CHARS}"),
+        ));
+    }
+    let grid = Grid::new(row_lines.len(), width);
+    let cell_position = |i: u32| {
+        let (r, c) = grid.rc(i);
+        // One character per cell and no leading blanks: column = c + 1.
+        (row_lines[r], c + 1)
+    };
+
+    if let Some((line_no, total, column)) = total {
+        let flags = cells.iter().filter(|&&c| c == Cell::Mine).count() as u64;
+        let closed = cells.iter().filter(|&&c| c == Cell::Unknown).count() as u64;
+        // The flags are mines, so the total is at least their number…
+        if (total as u64) < flags {
+            return Err(FormatError::at(
+                path,
+                line_no,
+                column,
+                format!("mines {total} but the grid has {flags} flags; expected at least {flags}"),
+            ));
+        }
+        // …and every other mine is under a closed cell.
+        if total as u64 > flags + closed {
+            return Err(FormatError::at(
+                path,
+                line_no,
+                column,
+                format!(
+                    "mines {total} but the grid has only {flags} flags and {closed} closed cells; \
+                     expected at most {}",
+                    flags + closed
+                ),
+            ));
+        }
+    }
+
+    for i in 0..grid.len() as u32 {
+        let Cell::Revealed(n) = cells[i as usize] else {
+            continue;
+        };
+        let n = n as usize;
+        let neighbours = grid.neighbours(i);
+        let mut flags = 0;
+        let mut closed = 0;
+        for &nb in &neighbours {
+            match cells[nb as usize] {
+                Cell::Mine => flags += 1,
+                Cell::Unknown => closed += 1,
+                Cell::Safe | Cell::Revealed(_) => {}
+            }
+        }
+        let problem = if n > neighbours.len() {
+            // A number counts mines among its neighbours: it cannot exceed them.
+            Some(format!(
+                "the cell shows {n} but has only {} neighbours",
+                neighbours.len()
+            ))
+        } else if flags > n {
+            // Every flag is a mine around this number, so it is at least `flags`.
+            Some(format!(
+                "the cell shows {n} but has {flags} flagged neighbours; expected at most {n} flags"
+            ))
+        } else if n > flags + closed {
+            // Only flagged and closed neighbours can be mines.
+            Some(format!(
+                "the cell shows {n} but only its {flags} flagged and {closed} closed neighbours \
+                 can be mines"
+            ))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            let (line, column) = cell_position(i);
+            let (r, c) = grid.rc(i);
+            return Err(FormatError::at(
+                path,
+                line,
+                column,
+                format!("row {}, column {}: {problem}", r + 1, c + 1),
+            ));
+        }
+    }
+
+    Ok(Position {
+        grid,
+        cells,
+        total_mines: total.map(|(_, t, _)| t),
+    })
+}
+
+fn quote_char(ch: char) -> String {
+    if ch.is_control() || ch.is_whitespace() {
+        format!("{:?}", ch)
+    } else {
+        format!("`{ch}`")
+    }
+}
+
+/// The text of a position: `mines N` if the total is known, then one line
+/// per row, `.` for a revealed 0. A number above 8 cannot be written (no
+/// field has one); it is written as `X` so that reading the text back fails
+/// at that cell instead of silently changing it.
+pub fn write_position(p: &Position) -> String {
+    let mut out = String::with_capacity(p.grid.h * (p.grid.w + 1) + 16);
+    if let Some(total) = p.total_mines {
+        out.push_str(&format!("mines {total}\n"));
+    }
+    for row in p.cells.chunks(p.grid.w.max(1)).take(p.grid.h) {
+        out.extend(row.iter().map(|&cell| cell_char(cell)));
+        out.push('\n');
+    }
+    out
+}
+
+/// The character of one cell in the position format.
+pub fn cell_char(cell: Cell) -> char {
+    match cell {
+        Cell::Unknown => '?',
+        Cell::Mine => 'F',
+        Cell::Safe => '*',
+        Cell::Revealed(0) => '.',
+        Cell::Revealed(n @ 1..=8) => (b'0' + n) as char,
+        Cell::Revealed(_) => 'X',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Position, FormatError> {
+        parse_position(Path::new("p.txt"), text)
+    }
+
+    fn err(text: &str) -> FormatError {
+        parse(text).expect_err("expected an error")
+    }
+
+    #[test]
+    fn the_documented_example() {
+        let text = "# a comment line\nmines 2\nF1..\n?2..\n?1..\n";
+        let p = parse(text).unwrap();
+        assert_eq!(p.grid, Grid::new(3, 4));
+        assert_eq!(p.total_mines, Some(2));
+        use Cell::*;
+        let zero = Revealed(0);
+        #[rustfmt::skip]
+        let expected = vec![
+            Mine, Revealed(1), zero, zero,
+            Unknown, Revealed(2), zero, zero,
+            Unknown, Revealed(1), zero, zero,
+        ];
+        assert_eq!(p.cells, expected);
+        assert_eq!(write_position(&p), "mines 2\nF1..\n?2..\n?1..\n");
+    }
+
+    #[test]
+    fn a_revealed_zero_next_to_a_flag_is_rejected() {
+        // The `.` at row 2, column 4 touches the flag at row 1, column 4.
+        let e = err("mines 3\n??1F\n?21.\n");
+        assert_eq!((e.line, e.column), (Some(3), Some(4)), "{e}");
+        assert!(
+            e.message.contains("shows 0 but has 1 flagged neighbours"),
+            "{e}"
+        );
+        // 99 mines do not fit in 3 closed cells and a flag.
+        let e = err("mines 99\n??1F\n?21.\n");
+        assert_eq!((e.line, e.column), (Some(1), Some(7)), "{e}");
+    }
+
+    #[test]
+    fn comments_blanks_crlf_and_safe_cells() {
+        let p = parse("\r\n  # hi\r\n??*\r\n\r\n# mid\r\n?1F  \r\n\n").unwrap();
+        assert_eq!(p.grid, Grid::new(2, 3));
+        assert_eq!(p.total_mines, None);
+        assert_eq!(p.cells[2], Cell::Safe);
+        assert_eq!(write_position(&p), "??*\n?1F\n");
+    }
+
+    #[test]
+    fn syntax_errors() {
+        let e = err("??\n?x\n");
+        assert_eq!((e.line, e.column), (Some(2), Some(2)), "{e}");
+        assert!(e.message.contains("unexpected `x`"), "{e}");
+
+        let e = err("??\n ?1\n");
+        assert_eq!((e.line, e.column), (Some(2), Some(1)), "{e}");
+
+        let e = err("???\n??\n");
+        assert_eq!((e.line, e.column), (Some(2), Some(3)), "{e}");
+        assert!(e.message.contains("row 2 has 2 cells; expected 3"), "{e}");
+        let e = err("??\n???\n");
+        assert_eq!((e.line, e.column), (Some(2), Some(3)), "{e}");
+
+        let e = err("# only a comment\n\n");
+        assert_eq!(e.line, None);
+        assert!(e.message.contains("no grid"), "{e}");
+
+        let e = err("??\nmines 1\n");
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.message.contains("after the grid"), "{e}");
+        let e = err("mines 1\nmines 1\n??\n");
+        assert_eq!(e.line, Some(2), "{e}");
+        let e = err("mines x\n??\n");
+        assert_eq!((e.line, e.column), (Some(1), Some(7)), "{e}");
+        let e = err("mines\n??\n");
+        assert_eq!(e.line, Some(1), "{e}");
+        let e = err("mines1\n??\n");
+        assert_eq!(e.line, Some(1), "{e}");
+        let e = err("mines 99999999999\n??\n");
+        assert_eq!(e.line, Some(1), "{e}");
+    }
+
+    #[test]
+    fn local_checks_name_the_cell() {
+        // A corner has three neighbours.
+        let e = err("4?\n??\n");
+        assert_eq!((e.line, e.column), (Some(1), Some(1)), "{e}");
+        assert!(
+            e.message.contains("shows 4 but has only 3 neighbours"),
+            "{e}"
+        );
+
+        // Two flags around a 1.
+        let e = err("# c\nF1F\n???\n");
+        assert_eq!((e.line, e.column), (Some(2), Some(2)), "{e}");
+        assert!(
+            e.message.contains("shows 1 but has 2 flagged neighbours"),
+            "{e}"
+        );
+
+        // A 3 with one flag and one closed neighbour.
+        let e = err("F3.\n?..\n");
+        assert_eq!((e.line, e.column), (Some(1), Some(2)), "{e}");
+        assert!(
+            e.message
+                .contains("shows 3 but only its 1 flagged and 1 closed neighbours"),
+            "{e}"
+        );
+
+        let e = err("mines 1\nF1F\n???\n");
+        assert_eq!((e.line, e.column), (Some(1), Some(7)), "{e}");
+        assert!(e.message.contains("2 flags; expected at least 2"), "{e}");
+        let e = err("mines  6\nF1?\n???\n");
+        assert_eq!((e.line, e.column), (Some(1), Some(8)), "{e}");
+        assert!(e.message.contains("expected at most 5"), "{e}");
+        assert!(parse("mines 5\nF1?\n???\n").is_ok());
+    }
+
+    #[test]
+    fn large_numbers_are_written_so_that_reading_fails() {
+        let p = Position {
+            grid: Grid::new(1, 1),
+            cells: vec![Cell::Revealed(9)],
+            total_mines: None,
+        };
+        assert_eq!(write_position(&p), "X\n");
+        assert!(parse(&write_position(&p)).is_err());
+    }
+}
