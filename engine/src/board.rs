@@ -80,7 +80,9 @@ impl Method {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Source {
     /// A rule of the rulebase, with its order (number of focus numbers).
-    Rule { order: u8 },
+    Rule {
+        order: u8,
+    },
     Method(Method),
 }
 
@@ -244,8 +246,7 @@ impl Board {
     /// (negative if the flags already exceed it).
     #[inline]
     pub fn remaining_mines(&self) -> Option<i64> {
-        self.total_mines
-            .map(|t| t as i64 - self.known_mines as i64)
+        self.total_mines.map(|t| t as i64 - self.known_mines as i64)
     }
     #[inline]
     pub fn known_mines(&self) -> u32 {

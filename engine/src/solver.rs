@@ -405,7 +405,10 @@ pub struct Analysis {
     pub board: Board,
 }
 
-pub fn analyse_position(position: &Position, table: &mut MethodTable) -> Result<Analysis, Contradiction> {
+pub fn analyse_position(
+    position: &Position,
+    table: &mut MethodTable,
+) -> Result<Analysis, Contradiction> {
     let mut solver = Solver::new(Board::from_position(position), table);
     match solver.run_to_fixpoint(&mut MarkOnly) {
         Ok(()) => {}

@@ -52,14 +52,26 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let analysis = match analyse_position(&position, &mut table) {
         Ok(a) => a,
         Err(c) => {
-            eprintln!("sapper: error: {}: {}", args.position.display(), c.describe(grid));
+            eprintln!(
+                "sapper: error: {}: {}",
+                args.position.display(),
+                c.describe(grid)
+            );
             return Ok(ExitCode::from(1));
         }
     };
     let mut deds = analysis.deductions.clone();
     deds.sort_by_key(|d| d.cell);
-    let safe: Vec<_> = deds.iter().filter(|d| d.value == Value::Safe).map(|d| cell_json(grid, d.cell)).collect();
-    let mines: Vec<_> = deds.iter().filter(|d| d.value == Value::Mine).map(|d| cell_json(grid, d.cell)).collect();
+    let safe: Vec<_> = deds
+        .iter()
+        .filter(|d| d.value == Value::Safe)
+        .map(|d| cell_json(grid, d.cell))
+        .collect();
+    let mines: Vec<_> = deds
+        .iter()
+        .filter(|d| d.value == Value::Mine)
+        .map(|d| cell_json(grid, d.cell))
+        .collect();
     if args.json {
         let list: Vec<_> = deds
             .iter()
@@ -86,7 +98,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     );
     for d in &deds {
         let (r, c) = grid.rc(d.cell);
-        println!("  ({r},{c}) {:<4}  by {}", d.value.to_string(), d.source.name());
+        println!(
+            "  ({r},{c}) {:<4}  by {}",
+            d.value.to_string(),
+            d.source.name()
+        );
     }
     println!("position after analysis (* proven safe, F mine):");
     for line in write_position(&analysis.board.to_position()).lines() {

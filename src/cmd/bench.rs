@@ -1,7 +1,9 @@
 //! `sapper bench`: solve time without reading, deductions by source, and the
 //! method table, like the research's Tables 21–23.
 
-use super::common::{by_source_json, median, methods_json, print_method_table, round3, rules_by_order_json};
+use super::common::{
+    by_source_json, median, methods_json, print_method_table, round3, rules_by_order_json,
+};
 use super::CliError;
 use sapper_engine::formats::thesis::{find_fields, read_field};
 use sapper_engine::methods::MethodTable;
@@ -91,7 +93,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
         let all = by.total().max(1) as f64;
         println!("cells determined by source ({} in all):", by.total());
-        println!("  {:<16} {:>9} {:>7.1}%", "rules", by.rules(), 100.0 * by.rules() as f64 / all);
+        println!(
+            "  {:<16} {:>9} {:>7.1}%",
+            "rules",
+            by.rules(),
+            100.0 * by.rules() as f64 / all
+        );
         for order in 1..=3 {
             if by.rules_by_order[order] > 0 {
                 println!("    order {order}       {:>9}", by.rules_by_order[order]);
@@ -99,7 +106,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         for m in Method::ALL {
             let n = by.methods[m.index()];
-            println!("  {:<16} {:>9} {:>7.1}%", m.name(), n, 100.0 * n as f64 / all);
+            println!(
+                "  {:<16} {:>9} {:>7.1}%",
+                m.name(),
+                n,
+                100.0 * n as f64 / all
+            );
         }
         println!("method table (order tried, by increasing t_c):");
         print_method_table(&table);

@@ -178,7 +178,10 @@ fn print_field(json: bool, name: &str, s: &Solved) {
 }
 
 fn print_summary(path: &Path, reports: &[FieldReport], methods: bool) {
-    let ok: Vec<&Solved> = reports.iter().filter_map(|r| r.result.as_ref().ok()).collect();
+    let ok: Vec<&Solved> = reports
+        .iter()
+        .filter_map(|r| r.result.as_ref().ok())
+        .collect();
     let solved = ok.iter().filter(|s| s.solved).count();
     let mut times: Vec<f64> = ok.iter().map(|s| s.micros).collect();
     let total: f64 = times.iter().sum();
@@ -209,7 +212,11 @@ fn print_summary(path: &Path, reports: &[FieldReport], methods: bool) {
             100.0 * by.methods[m.index()] as f64 / all
         ));
     }
-    println!("   deductions ({} cells): {}", by.total(), shares.join(", "));
+    println!(
+        "   deductions ({} cells): {}",
+        by.total(),
+        shares.join(", ")
+    );
     if methods {
         print_method_table(&table);
     }
@@ -224,11 +231,19 @@ fn check_expected(path: &Path, reports: &[FieldReport]) -> Result<bool, CliError
     for e in &expected {
         match got.get(e.field.as_str()).map(|r| &r.result) {
             None => {
-                eprintln!("{}: {}: expected a result, field not found", expected_path.display(), e.field);
+                eprintln!(
+                    "{}: {}: expected a result, field not found",
+                    expected_path.display(),
+                    e.field
+                );
                 diffs += 1;
             }
             Some(Err(err)) => {
-                eprintln!("{}: {}: expected a result, got error {err}", expected_path.display(), e.field);
+                eprintln!(
+                    "{}: {}: expected a result, got error {err}",
+                    expected_path.display(),
+                    e.field
+                );
                 diffs += 1;
             }
             Some(Ok(s)) if s.solved != e.solved || s.opened_safe_cells != e.opened_safe_cells => {
@@ -260,7 +275,11 @@ fn check_expected(path: &Path, reports: &[FieldReport]) -> Result<bool, CliError
         path.display(),
         expected.len().saturating_sub(diffs.min(expected.len())),
         expected.len(),
-        if diffs == 0 { "" } else { " — DIFFERENCES FOUND" }
+        if diffs == 0 {
+            ""
+        } else {
+            " — DIFFERENCES FOUND"
+        }
     );
     Ok(diffs == 0)
 }

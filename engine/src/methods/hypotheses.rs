@@ -2,6 +2,10 @@
 
 use crate::board::{Board, Contradiction, Forced};
 
-pub fn find(_board: &Board, _dirty: Option<&[u32]>, _out: &mut Vec<Forced>) -> Result<(), Contradiction> {
+pub fn find(
+    _board: &Board,
+    _dirty: Option<&[u32]>,
+    _out: &mut Vec<Forced>,
+) -> Result<(), Contradiction> {
     Ok(())
 }

@@ -9,7 +9,11 @@
 use crate::board::{Board, Contradiction, Forced, Value};
 
 /// Examines the numbers in `dirty` (all revealed numbers if `None`).
-pub fn find(board: &Board, dirty: Option<&[u32]>, out: &mut Vec<Forced>) -> Result<(), Contradiction> {
+pub fn find(
+    board: &Board,
+    dirty: Option<&[u32]>,
+    out: &mut Vec<Forced>,
+) -> Result<(), Contradiction> {
     match dirty {
         Some(list) => {
             for &i in list {
@@ -34,12 +38,18 @@ fn examine(board: &Board, i: u32, out: &mut Vec<Forced>) -> Result<(), Contradic
         // Nothing left to decide; a nonzero remainder means the flags and
         // the number disagree.
         if v != 0 {
-            return Err(Contradiction::new(vec![i], format!("number needs {v} more mines but has no closed neighbour")));
+            return Err(Contradiction::new(
+                vec![i],
+                format!("number needs {v} more mines but has no closed neighbour"),
+            ));
         }
         return Ok(());
     }
     if v < 0 {
-        return Err(Contradiction::new(vec![i], "more flagged mines than the number"));
+        return Err(Contradiction::new(
+            vec![i],
+            "more flagged mines than the number",
+        ));
     }
     if v as u32 > u {
         return Err(Contradiction::new(
@@ -88,7 +98,13 @@ mod tests {
         let b = Board::new(g, cells, None);
         let mut out = vec![];
         find(&b, None, &mut out).unwrap();
-        assert_eq!(out, vec![Forced { cell: 1, value: Value::Mine }]);
+        assert_eq!(
+            out,
+            vec![Forced {
+                cell: 1,
+                value: Value::Mine
+            }]
+        );
     }
 
     #[test]
@@ -99,7 +115,13 @@ mod tests {
         let b = Board::new(g, cells, None);
         let mut out = vec![];
         find(&b, None, &mut out).unwrap();
-        assert_eq!(out, vec![Forced { cell: 0, value: Value::Mine }]);
+        assert_eq!(
+            out,
+            vec![Forced {
+                cell: 0,
+                value: Value::Mine
+            }]
+        );
     }
 
     #[test]

@@ -194,7 +194,9 @@ impl Rule {
 
     /// The image of this rule under symmetry `sym`.
     pub fn transform(&self, sym: usize) -> Rule {
-        let (pattern, m) = self.pattern.transform_with_masks(sym, &[self.safe, self.mine]);
+        let (pattern, m) = self
+            .pattern
+            .transform_with_masks(sym, &[self.safe, self.mine]);
         Rule {
             pattern,
             kind: self.kind,
@@ -208,7 +210,10 @@ impl Rule {
     /// conclusion). Two rules are symmetric images iff their canonical forms
     /// are equal.
     pub fn canonical(&self) -> Rule {
-        (0..8).map(|s| self.transform(s)).min().expect("8 symmetries")
+        (0..8)
+            .map(|s| self.transform(s))
+            .min()
+            .expect("8 symmetries")
     }
 
     /// The pattern drawn as rows of characters, conclusions included (`s`
