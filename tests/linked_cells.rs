@@ -197,122 +197,135 @@ fn pairs_by_enumeration(board: &Board, dirty: Option<&[u32]>) -> BTreeSet<Forced
     forced
 }
 
-/// Every mine layout of the unknown cells consistent with all numbers (and
-/// the total, if known), as per-cell "can be a mine" / "can be safe".
-fn all_layouts(board: &Board) -> (Vec<bool>, Vec<bool>, u64) {
+/// Which values each unknown cell takes over all mine layouts consistent
+/// with the numbers (and the total, if known). Frontier cells (next to a
+/// number) are enumerated by backtracking; the interior only matters
+/// through the count, so it is counted, not enumerated.
+struct Layouts {
+    can_mine: Vec<bool>,
+    can_safe: Vec<bool>,
+    count: u64,
+}
+
+/// Search nodes allowed before a position is given up as too slow to check.
+const LAYOUT_NODES: u64 = 2_000_000;
+
+/// `None` when the frontier is too large to enumerate quickly.
+fn all_layouts(board: &Board) -> Option<Layouts> {
     let grid = board.grid();
-    let unknown: Vec<u32> = (0..grid.len() as u32)
-        .filter(|&i| board.cell(i).is_unknown())
-        .collect();
     let nums = numbers(board);
-    let mut need: Vec<i32> = nums
-        .iter()
-        .map(|&i| board.effective(i).unwrap().0)
-        .collect();
-    let mut open: Vec<i32> = nums
-        .iter()
-        .map(|&i| board.effective(i).unwrap().1 as i32)
-        .collect();
-    let touching: Vec<Vec<usize>> = unknown
-        .iter()
-        .map(|&c| {
-            nums.iter()
-                .enumerate()
-                .filter(|(_, &i)| grid.distance(i, c) == 1)
-                .map(|(k, _)| k)
-                .collect()
-        })
-        .collect();
-    let remaining = board.remaining_mines();
-    let mut can_mine = vec![false; grid.len()];
-    let mut can_safe = vec![false; grid.len()];
-    let mut assignment = vec![false; unknown.len()];
-    let mut layouts = 0u64;
-    #[allow(clippy::too_many_arguments)]
-    fn go(
-        pos: usize,
-        placed: i64,
-        unknown: &[u32],
-        touching: &[Vec<usize>],
-        need: &mut [i32],
-        open: &mut [i32],
-        remaining: Option<i64>,
-        assignment: &mut [bool],
-        can_mine: &mut [bool],
-        can_safe: &mut [bool],
-        layouts: &mut u64,
-    ) {
-        if let Some(r) = remaining {
-            if placed > r || placed + ((unknown.len() - pos) as i64) < r {
-                return;
-            }
+    let is_frontier = |c: u32| nums.iter().any(|&i| grid.distance(i, c) == 1);
+    let unknown = (0..grid.len() as u32).filter(|&i| board.cell(i).is_unknown());
+    let (frontier, interior): (Vec<u32>, Vec<u32>) = unknown.partition(|&c| is_frontier(c));
+    let mut search = LayoutSearch {
+        touching: frontier
+            .iter()
+            .map(|&c| {
+                (0..nums.len())
+                    .filter(|&k| grid.distance(nums[k], c) == 1)
+                    .collect()
+            })
+            .collect(),
+        need: nums
+            .iter()
+            .map(|&i| board.effective(i).unwrap().0)
+            .collect(),
+        open: nums
+            .iter()
+            .map(|&i| board.effective(i).unwrap().1 as i32)
+            .collect(),
+        assignment: vec![false; frontier.len()],
+        remaining: board.remaining_mines(),
+        layouts: Layouts {
+            can_mine: vec![false; grid.len()],
+            can_safe: vec![false; grid.len()],
+            count: 0,
+        },
+        frontier,
+        interior,
+        nodes: 0,
+    };
+    search.run(0, 0);
+    (search.nodes <= LAYOUT_NODES).then_some(search.layouts)
+}
+
+struct LayoutSearch {
+    frontier: Vec<u32>,
+    interior: Vec<u32>,
+    /// Per frontier cell: the numbers next to it.
+    touching: Vec<Vec<usize>>,
+    /// Per number: mines still needed, and unassigned cells around it.
+    need: Vec<i32>,
+    open: Vec<i32>,
+    assignment: Vec<bool>,
+    remaining: Option<i64>,
+    layouts: Layouts,
+    nodes: u64,
+}
+
+impl LayoutSearch {
+    fn run(&mut self, pos: usize, placed: i64) {
+        self.nodes += 1;
+        if self.nodes > LAYOUT_NODES || self.remaining.is_some_and(|r| placed > r) {
+            return;
         }
-        if pos == unknown.len() {
-            *layouts += 1;
-            for (k, &c) in unknown.iter().enumerate() {
-                if assignment[k] {
-                    can_mine[c as usize] = true;
-                } else {
-                    can_safe[c as usize] = true;
-                }
-            }
+        if pos == self.frontier.len() {
+            self.complete(placed);
             return;
         }
         for mine in [false, true] {
-            // Each touching number loses one open cell; a mine also uses
-            // one of its needed mines.
-            let ok = touching[pos].iter().all(|&k| {
+            // Each number next to the cell loses an unassigned cell; a mine
+            // also uses one of its needed mines.
+            let fits = self.touching[pos].iter().all(|&k| {
                 if mine {
-                    need[k] >= 1
+                    self.need[k] >= 1
                 } else {
-                    need[k] < open[k]
+                    self.need[k] < self.open[k]
                 }
             });
-            if !ok {
+            if !fits {
                 continue;
             }
-            for &k in &touching[pos] {
-                open[k] -= 1;
-                if mine {
-                    need[k] -= 1;
-                }
+            for &k in &self.touching[pos] {
+                self.open[k] -= 1;
+                self.need[k] -= mine as i32;
             }
-            assignment[pos] = mine;
-            go(
-                pos + 1,
-                placed + mine as i64,
-                unknown,
-                touching,
-                need,
-                open,
-                remaining,
-                assignment,
-                can_mine,
-                can_safe,
-                layouts,
-            );
-            for &k in &touching[pos] {
-                open[k] += 1;
-                if mine {
-                    need[k] += 1;
-                }
+            self.assignment[pos] = mine;
+            self.run(pos + 1, placed + mine as i64);
+            for &k in &self.touching[pos] {
+                self.open[k] += 1;
+                self.need[k] += mine as i32;
             }
         }
     }
-    go(
-        0,
-        0,
-        &unknown,
-        &touching,
-        &mut need,
-        &mut open,
-        remaining,
-        &mut assignment,
-        &mut can_mine,
-        &mut can_safe,
-        &mut layouts,
-    );
-    (can_mine, can_safe, layouts)
+
+    /// A frontier layout satisfying every number: it extends to the
+    /// interior when the count allows.
+    fn complete(&mut self, placed: i64) {
+        let size = self.interior.len() as i64;
+        let (interior_can_mine, interior_can_safe) = match self.remaining {
+            Some(r) => {
+                let left = r - placed;
+                if left > size {
+                    return;
+                }
+                (left >= 1, left < size)
+            }
+            None => (size > 0, size > 0),
+        };
+        self.layouts.count += 1;
+        for (k, &c) in self.frontier.iter().enumerate() {
+            if self.assignment[k] {
+                self.layouts.can_mine[c as usize] = true;
+            } else {
+                self.layouts.can_safe[c as usize] = true;
+            }
+        }
+        for &c in &self.interior {
+            self.layouts.can_mine[c as usize] |= interior_can_mine;
+            self.layouts.can_safe[c as usize] |= interior_can_safe;
+        }
+    }
 }
 
 fn run_lc1(board: &Board, dirty: Option<&[u32]>) -> Vec<Forced> {
@@ -330,8 +343,6 @@ fn run_lc2(board: &Board) -> Vec<Forced> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
-
     /// Both methods on boards up to 16×16: no contradiction, and every
     /// deduction matches the ground truth.
     #[test]
@@ -380,18 +391,90 @@ proptest! {
     /// On small boards, every deduction of both methods holds in every
     /// layout consistent with the position (not just the one truth).
     #[test]
-    fn deductions_hold_in_every_layout(spec in spec(4..=6)) {
+    fn deductions_hold_in_every_layout(spec in spec(4..=7)) {
         let (_, board) = position(&spec);
-        let (can_mine, can_safe, layouts) = all_layouts(&board);
-        prop_assert!(layouts > 0);
+        let Some(layouts) = all_layouts(&board) else {
+            return Ok(());
+        };
+        prop_assert!(layouts.count > 0);
         for f in run_lc1(&board, None).into_iter().chain(run_lc2(&board)) {
             let (r, c) = board.grid().rc(f.cell);
             match f.value {
-                Value::Safe => prop_assert!(!can_mine[f.cell as usize], "({}, {}) proven safe but can be a mine", r, c),
-                Value::Mine => prop_assert!(!can_safe[f.cell as usize], "({}, {}) proven a mine but can be safe", r, c),
+                Value::Safe => prop_assert!(!layouts.can_mine[f.cell as usize], "({}, {}) proven safe but can be a mine", r, c),
+                Value::Mine => prop_assert!(!layouts.can_safe[f.cell as usize], "({}, {}) proven a mine but can be safe", r, c),
             }
         }
     }
+
+    /// Linked cells 2 finds every cell some packing of numbers proves.
+    #[test]
+    fn linked_cells_2_finds_every_packing_deduction(spec in spec(4..=8)) {
+        let (_, board) = position(&spec);
+        if board.grid().len() > 64 {
+            return Ok(());
+        }
+        if let Some(expected) = packings_by_enumeration(&board) {
+            let found = set(&run_lc2(&board));
+            prop_assert!(expected.is_subset(&found), "missing {:?}", expected.difference(&found).collect::<Vec<_>>());
+        }
+    }
+}
+
+/// Everything a packing argument proves, by brute force over all sets of
+/// numbers on a board of at most 64 cells: for every set of numbers with
+/// pairwise disjoint unknown cells holding all remaining mines, the other
+/// unknown cells are safe; holding all remaining safe cells, they are mines.
+/// `None` when the board has too many numbers to enumerate.
+fn packings_by_enumeration(board: &Board) -> Option<BTreeSet<Forced>> {
+    let grid = board.grid();
+    assert!(grid.len() <= 64);
+    let remaining = board.remaining_mines()?;
+    let unknown: u64 = (0..grid.len() as u32)
+        .filter(|&i| board.cell(i).is_unknown())
+        .fold(0, |m, i| m | 1 << i);
+    let safe_left = unknown.count_ones() as i64 - remaining;
+    // (unknown-cell mask, mines, safe cells) of each number with an unknown
+    // neighbour.
+    let eqs: Vec<(u64, i64, i64)> = numbers(board)
+        .into_iter()
+        .filter_map(|i| {
+            let mask = board.unknown_neighbours(i).fold(0u64, |m, c| m | 1 << c);
+            let (v, u) = board.effective(i).unwrap();
+            (mask != 0).then_some((mask, v as i64, u as i64 - v as i64))
+        })
+        .collect();
+    if eqs.len() > 16 {
+        return None;
+    }
+    let mut forced = BTreeSet::new();
+    for set in 0u32..1 << eqs.len() {
+        let (mut covered, mut mines, mut safes, mut disjoint) = (0u64, 0, 0, true);
+        for (k, &(mask, v, s)) in eqs.iter().enumerate() {
+            if set >> k & 1 == 1 {
+                disjoint &= covered & mask == 0;
+                covered |= mask;
+                mines += v;
+                safes += s;
+            }
+        }
+        if !disjoint {
+            continue;
+        }
+        let outside = unknown & !covered;
+        for (count, left, value) in [
+            (mines, remaining, Value::Safe),
+            (safes, safe_left, Value::Mine),
+        ] {
+            if count == left {
+                forced.extend(
+                    (0..64u32)
+                        .filter(|&c| outside >> c & 1 == 1)
+                        .map(|cell| Forced { cell, value }),
+                );
+            }
+        }
+    }
+    Some(forced)
 }
 
 /// A field as the game deals it: `mines` mines placed uniformly except on
