@@ -1,11 +1,1229 @@
-//! (being written)
+//! Method 3, **linked cells 2**: several numbers' equations together with
+//! the global mine-count equation.
+//!
+//! Only used when the total mine count is known. Let `U` be the unknown
+//! cells, `R` the mines among them (total minus known mines), `F` the
+//! *frontier* (unknown cells next to a revealed number) and `I = U \ F` the
+//! *interior* (no revealed neighbour, no equation but the count).
+//!
+//! Everything below is stated for a *side*: mines, or safe cells. For a
+//! number with unknown set `S` and effective value `v`, its *weight* is the
+//! count of that side in `S` — `v` mines, or `|S| − v` safe cells — and the
+//! side's *total* `T` is `R` mines or `|U| − R` safe cells. Arguing once per
+//! side gives both the "everything else is safe" and the "everything else is
+//! a mine" deductions with the same code.
+//!
+//! **Packings** (lower bounds). A set `D` of numbers whose unknown sets are
+//! pairwise disjoint holds exactly `Σ weight(D)` of the side in `∪D`, so the
+//! other unknown cells `O = U \ ∪D` hold exactly `T − Σ weight(D)`:
+//! - `Σ weight(D) > T` is impossible: a contradiction;
+//! - `Σ weight(D) = T` leaves none of the side for `O`: every cell of `O`
+//!   is of the other side (all remaining mines are accounted for by
+//!   disjoint numbers ⇒ every other closed cell is safe; or, for the safe
+//!   side, every safe cell is accounted for ⇒ every other cell is a mine).
+//!
+//! Numbers sharing no cell, even through others, form separate
+//! *components*; a packing is a packing of each component, so the best sum
+//! is the sum of each component's best. Each component's best packing is
+//! searched greedily in a few fixed orders (largest weight first, densest
+//! first, smallest set first) and, for components of up to 64 numbers,
+//! exactly by branch and bound (with a deterministic node budget) — only
+//! when the cover bound below shows a packing could reach `T` at all. When the
+//! best sum reaches `T`, every component holds exactly its best value, so a
+//! frontier cell is decided as soon as *some* best packing of its component
+//! misses it; the exact search is asked for one per cell.
+//!
+//! **Covers** (upper bounds). Taking numbers `n_1, n_2, …` in some order,
+//! each contributes its *fresh* cells `N_i = S_i \ (S_1 ∪ … ∪ S_{i−1})`;
+//! together they partition the frontier. `N_i` holds at most
+//! `c_i = min(weight_i, |N_i|)` of the side, so the frontier holds at most
+//! `H = Σ c_i`, while it must hold at least `T − |I|` (the interior holds at
+//! most `|I|`):
+//! - `H < T − |I|` is impossible: a contradiction;
+//! - `H = T − |I|` makes every bound tight: the interior is entirely of the
+//!   side (interior cells are mines when `R − H = |I|`), every `N_i` holds
+//!   exactly `c_i` — all of the side when `c_i = |N_i|`, and when
+//!   `c_i = weight_i` the rest of that number's set, `S_i \ N_i`, has none.
+//!
+//! Covers are built per component (greedy by least bound per fresh cell,
+//! plus two fixed orders); the bound of the frontier is the sum of each
+//! component's smallest.
+//!
+//! Finally, the count itself: `R < 0` (more flags than mines) or `R > |U|`
+//! is a contradiction.
 
-use crate::board::{Board, Contradiction, Forced};
+use crate::board::{Board, Cell, Contradiction, Forced, Value};
 
+/// No equation (a cell off the frontier).
+const NONE: u32 = u32::MAX;
+/// Components with at most this many numbers of positive weight get the
+/// exact packing search (one bit per number).
+const EXACT_LIMIT: usize = 64;
+/// The greedy cover is quadratic in the component size: used up to this.
+const GREEDY_COVER_LIMIT: usize = 256;
+/// Nodes the exact packing searches of one call may visit together; when it
+/// runs out, the best packings found so far are used (still sound). A count,
+/// not a time, so results are deterministic.
+const SEARCH_BUDGET: u64 = 200_000;
+
+/// Finds the cells forced by the numbers together with the total mine
+/// count; nothing when the total is unknown. `dirty` is ignored: the count
+/// ties every cell to every other.
 pub fn find(
-    _board: &Board,
+    board: &Board,
     _dirty: Option<&[u32]>,
-    _out: &mut Vec<Forced>,
+    out: &mut Vec<Forced>,
 ) -> Result<(), Contradiction> {
+    let (Some(total_mines), Some(remaining)) = (board.total_mines(), board.remaining_mines())
+    else {
+        return Ok(());
+    };
+    let unknown = board.unknown_count() as i64;
+    if remaining < 0 {
+        return Err(Contradiction::new(
+            vec![],
+            format!(
+                "{} mines are flagged but the total is {total_mines}",
+                board.known_mines()
+            ),
+        ));
+    }
+    if remaining > unknown {
+        return Err(Contradiction::new(
+            vec![],
+            format!("{remaining} mines remain but only {unknown} cells are closed"),
+        ));
+    }
+    let system = System::build(board)?;
+    let mut scratch = Scratch::new(board.grid().len());
+    let start = out.len();
+    for side in [Side::Mines, Side::Safes] {
+        let total = match side {
+            Side::Mines => remaining,
+            Side::Safes => unknown - remaining,
+        } as u64;
+        let frontier_bound = cover_deductions(board, &system, side, total, &mut scratch, out)?;
+        // A packing holds at most what the frontier can hold: when even
+        // that is short of the total, no packing can reach it and the
+        // exact search is not worth its time.
+        let search = frontier_bound >= total;
+        packing_deductions(board, &system, side, total, search, &mut scratch, out)?;
+    }
+    super::linked_cells_1::settle(
+        out,
+        start,
+        "the numbers and the mine count force this cell to be both safe and a mine",
+    )
+}
+
+/// One revealed number's equation: `value` mines among `cells`.
+#[derive(Clone, Copy, Debug)]
+struct Equation {
+    /// The revealed number's cell.
+    at: u32,
+    /// Effective value, checked to be in `0..=len`.
+    value: u32,
+    len: u8,
+    cells: [u32; 8],
+}
+
+impl Equation {
+    #[inline]
+    fn cells(&self) -> &[u32] {
+        &self.cells[..self.len as usize]
+    }
+}
+
+/// Which count an argument is about (see the module comment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Mines,
+    Safes,
+}
+
+impl Side {
+    /// How many of this side a number's cells hold.
+    #[inline]
+    fn weight(self, e: &Equation) -> u32 {
+        match self {
+            Side::Mines => e.value,
+            Side::Safes => e.len as u32 - e.value,
+        }
+    }
+    /// The value of a cell of this side.
+    fn counted(self) -> Value {
+        match self {
+            Side::Mines => Value::Mine,
+            Side::Safes => Value::Safe,
+        }
+    }
+    /// The value of a cell proven not of this side.
+    fn other(self) -> Value {
+        match self {
+            Side::Mines => Value::Safe,
+            Side::Safes => Value::Mine,
+        }
+    }
+    fn noun(self) -> &'static str {
+        match self {
+            Side::Mines => "mines",
+            Side::Safes => "safe cells",
+        }
+    }
+}
+
+/// Numbers connected through shared unknown cells, and their cells.
+#[derive(Clone, Debug, Default)]
+struct Component {
+    /// Equation indices, increasing.
+    equations: Vec<u32>,
+    /// The frontier cells of the component, each once.
+    cells: Vec<u32>,
+}
+
+/// The equations of a board, split into components.
+struct System {
+    equations: Vec<Equation>,
+    /// Per cell: the first equation containing it, or [`NONE`].
+    owner: Vec<u32>,
+    components: Vec<Component>,
+    /// Number of frontier cells.
+    frontier: u64,
+}
+
+impl System {
+    fn build(board: &Board) -> Result<System, Contradiction> {
+        let grid = board.grid();
+        let mut equations: Vec<Equation> = Vec::new();
+        let mut owner = vec![NONE; grid.len()];
+        let mut parent: Vec<u32> = Vec::new();
+        let mut frontier = 0u64;
+        for at in 0..grid.len() as u32 {
+            let Cell::Revealed(number) = board.cell(at) else {
+                continue;
+            };
+            let mut cells = [0u32; 8];
+            let mut len = 0usize;
+            let mut mines = 0i32;
+            for &n in &grid.neighbours(at) {
+                match board.cell(n) {
+                    Cell::Unknown => {
+                        cells[len] = n;
+                        len += 1;
+                    }
+                    Cell::Mine => mines += 1,
+                    Cell::Safe | Cell::Revealed(_) => {}
+                }
+            }
+            let value = number as i32 - mines;
+            // A number that cannot be satisfied on its own makes every
+            // argument below vacuous: report it instead.
+            if value < 0 {
+                return Err(Contradiction::new(
+                    vec![at],
+                    "more flagged mines than the number",
+                ));
+            }
+            if value > len as i32 {
+                return Err(Contradiction::new(
+                    vec![at],
+                    format!("number needs {value} mines among {len} closed neighbours"),
+                ));
+            }
+            if len == 0 {
+                continue;
+            }
+            let j = equations.len() as u32;
+            parent.push(j);
+            for &c in &cells[..len] {
+                let first = owner[c as usize];
+                if first == NONE {
+                    owner[c as usize] = j;
+                    frontier += 1;
+                } else {
+                    union(&mut parent, j, first);
+                }
+            }
+            equations.push(Equation {
+                at,
+                value: value as u32,
+                len: len as u8,
+                cells,
+            });
+        }
+        // Components in order of their first equation.
+        let mut component_of_root = vec![NONE; equations.len()];
+        let mut components: Vec<Component> = Vec::new();
+        for j in 0..equations.len() as u32 {
+            let root = root(&mut parent, j);
+            if component_of_root[root as usize] == NONE {
+                component_of_root[root as usize] = components.len() as u32;
+                components.push(Component::default());
+            }
+            let component = &mut components[component_of_root[root as usize] as usize];
+            component.equations.push(j);
+            component.cells.extend(
+                equations[j as usize]
+                    .cells()
+                    .iter()
+                    .filter(|&&c| owner[c as usize] == j),
+            );
+        }
+        Ok(System {
+            equations,
+            owner,
+            components,
+            frontier,
+        })
+    }
+
+    #[inline]
+    fn equation(&self, j: u32) -> &Equation {
+        &self.equations[j as usize]
+    }
+
+    /// The unknown cells with no revealed neighbour.
+    fn interior<'a>(&'a self, board: &'a Board) -> impl Iterator<Item = u32> + 'a {
+        (0..board.grid().len() as u32)
+            .filter(move |&c| board.cell(c).is_unknown() && self.owner[c as usize] == NONE)
+    }
+}
+
+fn root(parent: &mut [u32], mut j: u32) -> u32 {
+    while parent[j as usize] != j {
+        // Path halving.
+        parent[j as usize] = parent[parent[j as usize] as usize];
+        j = parent[j as usize];
+    }
+    j
+}
+
+fn union(parent: &mut [u32], a: u32, b: u32) {
+    let (ra, rb) = (root(parent, a), root(parent, b));
+    if ra != rb {
+        // Keep the smaller index as the root (any choice is fine; this one
+        // is deterministic).
+        let (lo, hi) = (ra.min(rb), ra.max(rb));
+        parent[hi as usize] = lo;
+    }
+}
+
+/// A per-cell marker reset in O(1) by bumping a generation number.
+struct Stamps {
+    mark: Vec<u32>,
+    generation: u32,
+}
+
+impl Stamps {
+    fn new(n: usize) -> Stamps {
+        Stamps {
+            mark: vec![0; n],
+            generation: 0,
+        }
+    }
+    /// A fresh generation: no cell is marked with it yet.
+    fn next(&mut self) -> u32 {
+        if self.generation == u32::MAX {
+            self.mark.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.generation
+    }
+    #[inline]
+    fn is(&self, c: u32, generation: u32) -> bool {
+        self.mark[c as usize] == generation
+    }
+    #[inline]
+    fn set(&mut self, c: u32, generation: u32) {
+        self.mark[c as usize] = generation;
+    }
+}
+
+/// Working memory of one call.
+struct Scratch {
+    covered: Stamps,
+    decided: Stamps,
+    /// Per cell: the local numbers (bits) of an exact search containing it;
+    /// all zero between uses.
+    members: Vec<u64>,
+    budget: u64,
+}
+
+impl Scratch {
+    fn new(n: usize) -> Scratch {
+        Scratch {
+            covered: Stamps::new(n),
+            decided: Stamps::new(n),
+            members: vec![0; n],
+            budget: SEARCH_BUDGET,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Packings
+
+/// Numbers with pairwise disjoint unknown sets, and their total weight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Packing {
+    value: u64,
+    /// Equation indices, increasing.
+    members: Vec<u32>,
+}
+
+/// Takes the numbers of `order` one by one, keeping each that shares no cell
+/// with those kept.
+fn greedy_packing(system: &System, order: &[u32], side: Side, covered: &mut Stamps) -> Packing {
+    let generation = covered.next();
+    let mut packing = Packing {
+        value: 0,
+        members: Vec::new(),
+    };
+    for &j in order {
+        let e = system.equation(j);
+        if e.cells().iter().any(|&c| covered.is(c, generation)) {
+            continue;
+        }
+        for &c in e.cells() {
+            covered.set(c, generation);
+        }
+        packing.value += side.weight(e) as u64;
+        packing.members.push(j);
+    }
+    packing.members.sort_unstable();
+    packing
+}
+
+/// A component's numbers of positive weight as a conflict graph (two numbers
+/// conflict when they share a cell), for the exact search.
+struct ConflictGraph {
+    /// Local index → equation index.
+    ids: Vec<u32>,
+    weights: Vec<u32>,
+    /// Local index → the local numbers it conflicts with.
+    conflicts: Vec<u64>,
+}
+
+impl ConflictGraph {
+    /// `numbers`: at most 64 equation indices; the search branches on them
+    /// in this order.
+    fn new(system: &System, numbers: &[u32], side: Side, members: &mut [u64]) -> ConflictGraph {
+        debug_assert!(numbers.len() <= EXACT_LIMIT);
+        for (k, &j) in numbers.iter().enumerate() {
+            for &c in system.equation(j).cells() {
+                members[c as usize] |= 1u64 << k;
+            }
+        }
+        let conflicts = numbers
+            .iter()
+            .enumerate()
+            .map(|(k, &j)| {
+                let all = system
+                    .equation(j)
+                    .cells()
+                    .iter()
+                    .fold(0u64, |acc, &c| acc | members[c as usize]);
+                all & !(1u64 << k)
+            })
+            .collect();
+        // Leave the shared per-cell memory clean.
+        for &j in numbers {
+            for &c in system.equation(j).cells() {
+                members[c as usize] = 0;
+            }
+        }
+        ConflictGraph {
+            ids: numbers.to_vec(),
+            weights: numbers
+                .iter()
+                .map(|&j| side.weight(system.equation(j)))
+                .collect(),
+            conflicts,
+        }
+    }
+
+    fn all(&self) -> u64 {
+        if self.ids.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.ids.len()) - 1
+        }
+    }
+
+    /// The local numbers whose set contains `cell`.
+    fn containing(&self, system: &System, cell: u32) -> u64 {
+        self.ids
+            .iter()
+            .enumerate()
+            .filter(|(_, &j)| system.equation(j).cells().contains(&cell))
+            .fold(0u64, |acc, (k, _)| acc | (1u64 << k))
+    }
+
+    fn packing(&self, chosen: u64) -> Packing {
+        let mut members: Vec<u32> = bits(chosen).map(|k| self.ids[k]).collect();
+        members.sort_unstable();
+        Packing {
+            value: bits(chosen).map(|k| self.weights[k] as u64).sum(),
+            members,
+        }
+    }
+
+    /// The heaviest packing among the numbers `avail` if it weighs more than
+    /// `floor` (and the budget allows finding it): branch and bound.
+    fn best_above(&self, avail: u64, floor: u64, budget: &mut u64) -> Option<Packing> {
+        let mut search = Search {
+            graph: self,
+            best: floor,
+            best_set: None,
+            budget,
+        };
+        search.run(avail, 0, 0);
+        search.best_set.map(|set| self.packing(set))
+    }
+}
+
+/// Iterates the set bits of a mask, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            None
+        } else {
+            let k = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            Some(k)
+        }
+    })
+}
+
+/// Maximum-weight independent set by branch and bound.
+struct Search<'a> {
+    graph: &'a ConflictGraph,
+    best: u64,
+    best_set: Option<u64>,
+    budget: &'a mut u64,
+}
+
+impl Search<'_> {
+    fn run(&mut self, avail: u64, chosen: u64, value: u64) {
+        if *self.budget == 0 {
+            return;
+        }
+        *self.budget -= 1;
+        let rest: u64 = bits(avail).map(|k| self.graph.weights[k] as u64).sum();
+        if value + rest <= self.best {
+            return; // even taking every number left cannot beat the best
+        }
+        if avail == 0 {
+            self.best = value;
+            self.best_set = Some(chosen);
+            return;
+        }
+        let k = avail.trailing_zeros() as usize;
+        let bit = 1u64 << k;
+        let weight = self.graph.weights[k] as u64;
+        let conflicts = self.graph.conflicts[k] & avail;
+        if conflicts == 0 {
+            // Conflicts with nothing left: taking it never hurts.
+            self.run(avail & !bit, chosen | bit, value + weight);
+            return;
+        }
+        self.run(avail & !bit & !conflicts, chosen | bit, value + weight);
+        self.run(avail & !bit, chosen, value);
+    }
+}
+
+/// A component's best packings found for one side.
+struct ComponentPackings {
+    value: u64,
+    /// Distinct packings of weight `value`.
+    best: Vec<Packing>,
+    graph: Option<ConflictGraph>,
+}
+
+/// `search`: also run the exact search (components of up to
+/// [`EXACT_LIMIT`] numbers).
+fn component_packings(
+    system: &System,
+    component: &Component,
+    side: Side,
+    search: bool,
+    scratch: &mut Scratch,
+) -> ComponentPackings {
+    // Numbers of weight 0 never help a packing (they only shrink `O`).
+    let mut positive: Vec<u32> = component
+        .equations
+        .iter()
+        .copied()
+        .filter(|&j| side.weight(system.equation(j)) > 0)
+        .collect();
+    let weight = |j: u32| side.weight(system.equation(j)) as u64;
+    let len = |j: u32| system.equation(j).len as u64;
+    let mut candidates = Vec::with_capacity(4);
+    // Largest weight first (ties: smaller set, then index).
+    let mut by_weight = positive.clone();
+    by_weight.sort_by(|&a, &b| {
+        weight(b)
+            .cmp(&weight(a))
+            .then(len(a).cmp(&len(b)))
+            .then(a.cmp(&b))
+    });
+    candidates.push(greedy_packing(
+        system,
+        &by_weight,
+        side,
+        &mut scratch.covered,
+    ));
+    // Densest first: weight per cell.
+    positive.sort_by(|&a, &b| {
+        (weight(b) * len(a))
+            .cmp(&(weight(a) * len(b)))
+            .then(weight(b).cmp(&weight(a)))
+            .then(a.cmp(&b))
+    });
+    candidates.push(greedy_packing(
+        system,
+        &positive,
+        side,
+        &mut scratch.covered,
+    ));
+    // Smallest set first: blocks the fewest others.
+    positive.sort_by(|&a, &b| {
+        len(a)
+            .cmp(&len(b))
+            .then(weight(b).cmp(&weight(a)))
+            .then(a.cmp(&b))
+    });
+    candidates.push(greedy_packing(
+        system,
+        &positive,
+        side,
+        &mut scratch.covered,
+    ));
+
+    let mut value = candidates.iter().map(|p| p.value).max().unwrap_or(0);
+    let mut best: Vec<Packing> = Vec::new();
+    for p in candidates {
+        if p.value == value && !best.contains(&p) {
+            best.push(p);
+        }
+    }
+    let graph = (search && by_weight.len() <= EXACT_LIMIT)
+        .then(|| ConflictGraph::new(system, &by_weight, side, &mut scratch.members));
+    if let Some(graph) = &graph {
+        if let Some(better) = graph.best_above(graph.all(), value, &mut scratch.budget) {
+            value = better.value;
+            best = vec![better];
+        }
+    }
+    ComponentPackings { value, best, graph }
+}
+
+fn packing_deductions(
+    board: &Board,
+    system: &System,
+    side: Side,
+    total: u64,
+    search: bool,
+    scratch: &mut Scratch,
+    out: &mut Vec<Forced>,
+) -> Result<(), Contradiction> {
+    let packings: Vec<ComponentPackings> = system
+        .components
+        .iter()
+        .map(|component| component_packings(system, component, side, search, scratch))
+        .collect();
+    let sum: u64 = packings.iter().map(|p| p.value).sum();
+    let numbers_of = |packings: &[ComponentPackings]| -> Vec<u32> {
+        packings
+            .iter()
+            .flat_map(|p| p.best[0].members.iter().map(|&j| system.equation(j).at))
+            .collect()
+    };
+    if sum > total {
+        // Disjoint numbers hold exactly their weights: more than there is.
+        return Err(Contradiction::new(
+            numbers_of(&packings),
+            format!(
+                "numbers with disjoint closed cells need {sum} {} but the count leaves {total}",
+                side.noun()
+            ),
+        ));
+    }
+    if sum < total {
+        return Ok(());
+    }
+    // The packings account for the whole side: every component holds
+    // exactly its best value, and for any combination of best packings the
+    // cells outside them hold none of the side. The interior is outside
+    // every packing.
+    for cell in system.interior(board) {
+        out.push(Forced {
+            cell,
+            value: side.other(),
+        });
+    }
+    for (component, found) in system.components.iter().zip(&packings) {
+        let decided = scratch.decided.next();
+        // A frontier cell missed by some best packing of its component is
+        // outside a packing whose total is the whole side.
+        for packing in &found.best {
+            mark_missed(system, component, packing, side, scratch, decided, out);
+        }
+        let Some(graph) = &found.graph else {
+            continue;
+        };
+        let Some(floor) = found.value.checked_sub(1) else {
+            continue;
+        };
+        for &cell in &component.cells {
+            if scratch.decided.is(cell, decided) {
+                continue;
+            }
+            // Is there a packing as heavy as the best that avoids `cell`?
+            let avail = graph.all() & !graph.containing(system, cell);
+            let Some(packing) = graph.best_above(avail, floor, &mut scratch.budget) else {
+                continue;
+            };
+            if packing.value > found.value {
+                // Only possible when the budget cut the first search short:
+                // this heavier packing overshoots the total.
+                return Err(Contradiction::new(
+                    packing
+                        .members
+                        .iter()
+                        .map(|&j| system.equation(j).at)
+                        .collect(),
+                    format!(
+                        "numbers with disjoint closed cells need more {} than the count leaves",
+                        side.noun()
+                    ),
+                ));
+            }
+            mark_missed(system, component, &packing, side, scratch, decided, out);
+        }
+    }
     Ok(())
+}
+
+/// Pushes the component cells outside `packing` (not already pushed) as
+/// proven not of `side`.
+fn mark_missed(
+    system: &System,
+    component: &Component,
+    packing: &Packing,
+    side: Side,
+    scratch: &mut Scratch,
+    decided: u32,
+    out: &mut Vec<Forced>,
+) {
+    let covered = scratch.covered.next();
+    for &j in &packing.members {
+        for &c in system.equation(j).cells() {
+            scratch.covered.set(c, covered);
+        }
+    }
+    for &cell in &component.cells {
+        if !scratch.covered.is(cell, covered) && !scratch.decided.is(cell, decided) {
+            scratch.decided.set(cell, decided);
+            out.push(Forced {
+                cell,
+                value: side.other(),
+            });
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Covers
+
+/// One number of a cover and its fresh cells (bits over its `cells`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CoverStep {
+    equation: u32,
+    fresh: u8,
+}
+
+impl CoverStep {
+    fn capacity(&self, system: &System, side: Side) -> u64 {
+        (side.weight(system.equation(self.equation)) as u64).min(self.fresh.count_ones() as u64)
+    }
+}
+
+/// Numbers covering a component's cells, in order, and the bound they give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Cover {
+    bound: u64,
+    steps: Vec<CoverStep>,
+}
+
+/// Fresh cells of `e` (not marked with `generation`) as bits over its cells.
+fn fresh_cells(e: &Equation, covered: &Stamps, generation: u32) -> u8 {
+    e.cells()
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| !covered.is(c, generation))
+        .fold(0u8, |acc, (k, _)| acc | (1u8 << k))
+}
+
+fn take_step(
+    system: &System,
+    j: u32,
+    fresh: u8,
+    side: Side,
+    covered: &mut Stamps,
+    generation: u32,
+    cover: &mut Cover,
+) {
+    let e = system.equation(j);
+    for (k, &c) in e.cells().iter().enumerate() {
+        if fresh & (1u8 << k) != 0 {
+            covered.set(c, generation);
+        }
+    }
+    let step = CoverStep { equation: j, fresh };
+    cover.bound += step.capacity(system, side);
+    cover.steps.push(step);
+}
+
+fn cover_in_order(system: &System, order: &[u32], side: Side, covered: &mut Stamps) -> Cover {
+    let generation = covered.next();
+    let mut cover = Cover {
+        bound: 0,
+        steps: Vec::new(),
+    };
+    for &j in order {
+        let fresh = fresh_cells(system.equation(j), covered, generation);
+        if fresh != 0 {
+            take_step(system, j, fresh, side, covered, generation, &mut cover);
+        }
+    }
+    cover
+}
+
+/// Greedy set cover: repeatedly the number with the least capacity per
+/// fresh cell (ties: more fresh cells, then smaller index).
+fn greedy_cover(system: &System, component: &Component, side: Side, covered: &mut Stamps) -> Cover {
+    let generation = covered.next();
+    let mut cover = Cover {
+        bound: 0,
+        steps: Vec::new(),
+    };
+    let mut remaining = component.equations.clone();
+    loop {
+        // (position in `remaining`, capacity, fresh count, fresh bits)
+        let mut choice: Option<(usize, u64, u64, u8)> = None;
+        remaining.retain(|&j| fresh_cells(system.equation(j), covered, generation) != 0);
+        for (pos, &j) in remaining.iter().enumerate() {
+            let e = system.equation(j);
+            let fresh = fresh_cells(e, covered, generation);
+            let count = fresh.count_ones() as u64;
+            let capacity = (side.weight(e) as u64).min(count);
+            let better = match choice {
+                None => true,
+                Some((best_pos, best_capacity, best_count, _)) => {
+                    let (lhs, rhs) = (capacity * best_count, best_capacity * count);
+                    lhs < rhs
+                        || (lhs == rhs
+                            && (count > best_count
+                                || (count == best_count && j < remaining[best_pos])))
+                }
+            };
+            if better {
+                choice = Some((pos, capacity, count, fresh));
+            }
+        }
+        let Some((pos, _, _, fresh)) = choice else {
+            break;
+        };
+        let j = remaining.swap_remove(pos);
+        take_step(system, j, fresh, side, covered, generation, &mut cover);
+    }
+    cover
+}
+
+/// A component's smallest cover bound found and the covers reaching it.
+fn component_covers(
+    system: &System,
+    component: &Component,
+    side: Side,
+    covered: &mut Stamps,
+) -> (u64, Vec<Cover>) {
+    let mut candidates = Vec::with_capacity(3);
+    if component.equations.len() <= GREEDY_COVER_LIMIT {
+        candidates.push(greedy_cover(system, component, side, covered));
+    }
+    let weight = |j: u32| side.weight(system.equation(j)) as u64;
+    let len = |j: u32| system.equation(j).len as u64;
+    let mut order = component.equations.clone();
+    // Sparsest first: least weight per cell, then larger sets.
+    order.sort_by(|&a, &b| {
+        (weight(a) * len(b))
+            .cmp(&(weight(b) * len(a)))
+            .then(len(b).cmp(&len(a)))
+            .then(a.cmp(&b))
+    });
+    candidates.push(cover_in_order(system, &order, side, covered));
+    // Least weight first, then larger sets.
+    order.sort_by(|&a, &b| {
+        weight(a)
+            .cmp(&weight(b))
+            .then(len(b).cmp(&len(a)))
+            .then(a.cmp(&b))
+    });
+    candidates.push(cover_in_order(system, &order, side, covered));
+    let bound = candidates.iter().map(|c| c.bound).min().unwrap_or(0);
+    let mut best: Vec<Cover> = Vec::new();
+    for c in candidates {
+        if c.bound == bound && !best.contains(&c) {
+            best.push(c);
+        }
+    }
+    (bound, best)
+}
+
+/// Returns the bound on the side's count in the frontier.
+fn cover_deductions(
+    board: &Board,
+    system: &System,
+    side: Side,
+    total: u64,
+    scratch: &mut Scratch,
+    out: &mut Vec<Forced>,
+) -> Result<u64, Contradiction> {
+    let covers: Vec<(u64, Vec<Cover>)> = system
+        .components
+        .iter()
+        .map(|component| component_covers(system, component, side, &mut scratch.covered))
+        .collect();
+    let bound: u64 = covers.iter().map(|(b, _)| *b).sum();
+    let interior = board.unknown_count() as u64 - system.frontier;
+    // The frontier must hold at least `total − interior` of the side.
+    let Some(needed) = total.checked_sub(interior) else {
+        return Ok(bound);
+    };
+    if needed > bound {
+        return Err(Contradiction::new(
+            covers
+                .iter()
+                .flat_map(|(_, best)| best[0].steps.iter().map(|s| system.equation(s.equation).at))
+                .collect(),
+            format!(
+                "the numbers leave room for at most {bound} {noun} among their closed cells and the \
+                 {interior} cells away from them hold at most {interior}, but the count needs {total} {noun}",
+                noun = side.noun()
+            ),
+        ));
+    }
+    if needed < bound {
+        return Ok(bound);
+    }
+    // Tight: the interior is entirely of the side, and every fresh part of
+    // every smallest cover holds exactly its capacity.
+    for cell in system.interior(board) {
+        out.push(Forced {
+            cell,
+            value: side.counted(),
+        });
+    }
+    for (_, best) in &covers {
+        for cover in best {
+            for step in &cover.steps {
+                let e = system.equation(step.equation);
+                let fresh_count = step.fresh.count_ones() as u64;
+                let capacity = step.capacity(system, side);
+                for (k, &cell) in e.cells().iter().enumerate() {
+                    let is_fresh = step.fresh & (1u8 << k) != 0;
+                    if is_fresh && capacity == fresh_count {
+                        // The fresh cells are all of the side.
+                        out.push(Forced {
+                            cell,
+                            value: side.counted(),
+                        });
+                    } else if !is_fresh && capacity == side.weight(e) as u64 {
+                        // The fresh cells hold the number's whole weight:
+                        // its cells covered earlier hold none of the side.
+                        out.push(Forced {
+                            cell,
+                            value: side.other(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    fn board(rows: &[&str], total: Option<u32>) -> Board {
+        // '?' unknown, 'F' flag, '.' known safe, digit = revealed number.
+        let h = rows.len();
+        let w = rows[0].len();
+        let cells = rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .map(|ch| match ch {
+                '?' => Cell::Unknown,
+                'F' => Cell::Mine,
+                '.' => Cell::Safe,
+                d => Cell::Revealed(d.to_digit(10).expect("test picture") as u8),
+            })
+            .collect();
+        Board::new(Grid::new(h, w), cells, total)
+    }
+
+    fn run(b: &Board) -> Vec<(usize, usize, Value)> {
+        let mut out = vec![];
+        find(b, None, &mut out).unwrap();
+        out.iter()
+            .map(|f| {
+                let (r, c) = b.grid().rc(f.cell);
+                (r, c, f.value)
+            })
+            .collect()
+    }
+
+    fn cells(list: &[(usize, usize)], value: Value) -> Vec<(usize, usize, Value)> {
+        let mut v: Vec<_> = list.iter().map(|&(r, c)| (r, c, value)).collect();
+        v.sort_by_key(|&(r, c, _)| (r, c));
+        v
+    }
+
+    #[test]
+    fn twelve_cells_cleared_by_the_count() {
+        // 1 ? ? ? ?     total 2. The corner 1 holds one mine in
+        // ? ? ? ? ?     {(0,1),(1,0),(1,1)}, the 1 at (3,3) one mine in its
+        // ? ? ? ? ?     eight neighbours; the two sets are disjoint, so they
+        // ? ? ? 1 ?     account for both mines and the twelve other closed
+        // ? ? ? ? ?     cells are safe. Neither number alone, nor the pair,
+        //               says anything.
+        let b = board(&["1????", "?????", "?????", "???1?", "?????"], Some(2));
+        let twelve = [
+            (0, 2),
+            (0, 3),
+            (0, 4),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (2, 0),
+            (2, 1),
+            (3, 0),
+            (3, 1),
+            (4, 0),
+            (4, 1),
+        ];
+        assert_eq!(run(&b), cells(&twelve, Value::Safe));
+        let mut other = vec![];
+        super::super::single_cell::find(&b, None, &mut other).unwrap();
+        super::super::linked_cells_1::find(&b, None, &mut other).unwrap();
+        assert!(other.is_empty());
+        // Without the total the method does nothing.
+        let b = board(&["1????", "?????", "?????", "???1?", "?????"], None);
+        assert_eq!(run(&b), vec![]);
+        // With one more mine than the packing holds, nothing is forced.
+        let b = board(&["1????", "?????", "?????", "???1?", "?????"], Some(3));
+        assert_eq!(run(&b), vec![]);
+    }
+
+    #[test]
+    fn count_forces_the_rest_to_be_mines() {
+        // 1 ? ? ?       total 5, 7 closed cells: 2 safe. The 1 has two safe
+        // ? ? ? ?       cells among its three: all the safe cells there
+        //               are, so the four cells away from it are mines.
+        let b = board(&["1???", "????"], Some(5));
+        assert_eq!(
+            run(&b),
+            cells(&[(0, 2), (0, 3), (1, 2), (1, 3)], Value::Mine)
+        );
+    }
+
+    #[test]
+    fn flags_count_against_the_total() {
+        // F 2 . ?       total 2, one flagged: one mine left. The 2 sees the
+        // ? ? ? ?       flag and needs its last mine in {(1,0),(1,1),(1,2)};
+        //               (0,3) and (1,3), away from it, are safe.
+        let b = board(&["F2.?", "????"], Some(2));
+        assert_eq!(run(&b), cells(&[(0, 3), (1, 3)], Value::Safe));
+    }
+
+    #[test]
+    fn every_best_packing_counts() {
+        // 1 1 1 1 1     total 2. The 1s see {c0,c1}, {c0,c1,c2},
+        // ? ? ? ? ?     {c1,c2,c3}, {c2,c3,c4}, {c3,c4}. The heaviest
+        // packings hold 2 mines, all there are; the packing of the two
+        // corner 1s misses c2, so c2 is safe. Every other cell is inside
+        // every packing of weight 2.
+        let b = board(&["11111", "?????"], Some(2));
+        assert_eq!(run(&b), cells(&[(1, 2)], Value::Safe));
+    }
+
+    #[test]
+    fn two_overlapping_ones_and_the_count() {
+        // ? 1 ? 1 ?     total 2 over 3 closed cells. The 1s see {c0,c2}
+        //               and {c2,c4}. Safe side: one safe cell in all, and
+        // either 1 alone holds one: the cells outside either are mines, c4
+        // and c0. Mine side: the cover {c0,c2} (at most 1) + {c4} (at most
+        // 1) must hold both mines, so the second 1's mine is c4 and its
+        // earlier-covered c2 is safe.
+        let b = board(&["?1?1?"], Some(2));
+        let mut want = cells(&[(0, 0), (0, 4)], Value::Mine);
+        want.insert(1, (0, 2, Value::Safe));
+        assert_eq!(run(&b), want);
+    }
+
+    #[test]
+    fn interior_mines_from_a_tight_cover() {
+        // ? 1 ? 1 ?     the row-2 cells have no revealed neighbour: the
+        // . . . . .     interior, 5 cells. The 1s hold at most 2 mines, so
+        // ? ? ? ? ?     with total 7 the interior holds at least 5: all
+        // mines, and the frontier is as in the test above.
+        let b = board(&["?1?1?", ".....", "?????"], Some(7));
+        let mut want = cells(
+            &[(0, 0), (0, 4), (2, 0), (2, 1), (2, 2), (2, 3), (2, 4)],
+            Value::Mine,
+        );
+        want.insert(1, (0, 2, Value::Safe));
+        assert_eq!(run(&b), want);
+        // Total 8 (no more than the 8 closed cells) needs 3 mines in the
+        // frontier, which holds at most 2.
+        let b = board(&["?1?1?", ".....", "?????"], Some(8));
+        let err = find(&b, None, &mut vec![]).unwrap_err();
+        assert_eq!(err.cells, vec![1, 3]);
+    }
+
+    #[test]
+    fn impossible_counts_are_contradictions() {
+        // More flags than mines.
+        let b = board(&["F?", "??"], Some(0));
+        assert!(find(&b, None, &mut vec![]).is_err());
+        // More mines than closed cells.
+        let b = board(&["??", "??"], Some(5));
+        assert!(find(&b, None, &mut vec![]).is_err());
+        // Two disjoint 1s but a total of 1.
+        let b = board(&["1???1", "?????"], Some(1));
+        let err = find(&b, None, &mut vec![]).unwrap_err();
+        assert_eq!(err.cells, vec![0, 4]);
+        // A number that cannot be satisfied alone.
+        let b = board(&["3?", "?."], Some(2));
+        assert_eq!(find(&b, None, &mut vec![]).unwrap_err().cells, vec![0]);
+    }
+
+    #[test]
+    fn no_frontier_at_all() {
+        // Nothing revealed: the count alone decides only the extremes.
+        assert_eq!(
+            run(&board(&["???"], Some(0))),
+            cells(&[(0, 0), (0, 1), (0, 2)], Value::Safe)
+        );
+        assert_eq!(
+            run(&board(&["???"], Some(3))),
+            cells(&[(0, 0), (0, 1), (0, 2)], Value::Mine)
+        );
+        assert_eq!(run(&board(&["???"], Some(1))), vec![]);
+    }
+
+    #[test]
+    fn exact_search_beats_every_greedy_order() {
+        // . 2 3 . 2 .   the 3 sees {(1,1),(1,2),(1,3)}, overlapping both
+        // ? ? ? ? ? ?   2s ({(1,0),(1,1),(1,2)} and {(1,3),(1,4),(1,5)}),
+        // ? ? ? ? ? ?   which are disjoint. Every greedy order takes the 3
+        // first (heaviest, densest, no larger): 3 mines; the two 2s hold 4.
+        let b = board(&[".23.2.", "??????", "??????"], Some(4));
+        let system = System::build(&b).unwrap();
+        assert_eq!(system.components.len(), 1);
+        let component = &system.components[0];
+        let mut scratch = Scratch::new(b.grid().len());
+        let greedy = greedy_packing(&system, &[1, 0, 2], Side::Mines, &mut scratch.covered);
+        assert_eq!(greedy.value, 3);
+        let found = component_packings(&system, component, Side::Mines, true, &mut scratch);
+        assert_eq!(found.value, 4);
+        assert_eq!(found.best.len(), 1);
+        assert_eq!(found.best[0].members, vec![0, 2]);
+        assert_eq!(brute_best_packing(&system, component, Side::Mines), 4);
+        // With the total 4 the two 2s hold every mine: row 2 is safe.
+        let safe_row: Vec<_> = (0..6).map(|c| (2, c, Value::Safe)).collect();
+        let got = run(&b);
+        for cell in &safe_row {
+            assert!(got.contains(cell), "{cell:?} not in {got:?}");
+        }
+    }
+
+    /// The best packing found equals brute force on every component of
+    /// small random boards.
+    #[test]
+    fn packings_are_optimal_on_small_components() {
+        let mut seed = 0x5eed_u64;
+        let mut next = move || {
+            // SplitMix64
+            seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = seed;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut checked = 0;
+        for _ in 0..300 {
+            let (h, w) = (3 + (next() % 5) as usize, 3 + (next() % 5) as usize);
+            let grid = Grid::new(h, w);
+            let mine: Vec<bool> = (0..grid.len()).map(|_| next() % 4 == 0).collect();
+            let cells: Vec<Cell> = (0..grid.len() as u32)
+                .map(|i| {
+                    if !mine[i as usize] && next() % 3 == 0 {
+                        let n = grid
+                            .neighbours(i)
+                            .iter()
+                            .filter(|&&n| mine[n as usize])
+                            .count();
+                        Cell::Revealed(n as u8)
+                    } else {
+                        Cell::Unknown
+                    }
+                })
+                .collect();
+            let b = Board::new(
+                grid,
+                cells,
+                Some(mine.iter().filter(|&&m| m).count() as u32),
+            );
+            let system = System::build(&b).unwrap();
+            let mut scratch = Scratch::new(grid.len());
+            for component in system.components.iter().filter(|c| c.equations.len() <= 14) {
+                for side in [Side::Mines, Side::Safes] {
+                    let found = component_packings(&system, component, side, true, &mut scratch);
+                    assert_eq!(found.value, brute_best_packing(&system, component, side));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} components checked");
+    }
+
+    fn brute_best_packing(system: &System, component: &Component, side: Side) -> u64 {
+        let n = component.equations.len();
+        assert!(n <= 16);
+        let mut best = 0;
+        for set in 0u32..(1 << n) {
+            let mut seen = std::collections::BTreeSet::new();
+            let mut disjoint = true;
+            let mut value = 0;
+            for k in 0..n {
+                if set & (1 << k) != 0 {
+                    let e = system.equation(component.equations[k]);
+                    value += side.weight(e) as u64;
+                    for &c in e.cells() {
+                        disjoint &= seen.insert(c);
+                    }
+                }
+            }
+            if disjoint {
+                best = best.max(value);
+            }
+        }
+        best
+    }
 }
