@@ -281,6 +281,9 @@ fn measure_bytes_per_rule() {
         rb.rules.len(),
         bytes.len()
     );
+    if let Ok(path) = std::env::var("SAPPER_MEASURE_OUT") {
+        std::fs::write(path, &bytes).unwrap();
+    }
     let start = std::time::Instant::now();
     let back = Rulebase::from_bytes(&bytes).unwrap();
     eprintln!("from_bytes: {:?}", start.elapsed());

@@ -187,7 +187,7 @@ const VALUE_BITS: u32 = 4;
 
 /// A cell with its conclusion, as one comparable value: the 3-bit code,
 /// and the focus value for [`CODE_NUMBER`].
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Symbol {
     code: u32,
     value: u32,
@@ -251,21 +251,111 @@ impl BitReader<'_> {
         if self.bit_len - self.pos < bits as u64 {
             return None;
         }
-        let mut value = 0u32;
-        for k in 0..bits {
-            let p = self.pos + k as u64;
-            // In bounds: pos + k < bit_len ≤ 8 · bytes.len() (checked when
-            // the reader was made).
-            let bit = (self.bytes[(p / 8) as usize] >> (p % 8)) & 1;
-            value |= (bit as u32) << k;
-        }
+        debug_assert!(bits <= 32);
+        // The bits lie in the 5 bytes from `pos / 8` (a shift of at most 7
+        // plus at most 32 bits); near the end fewer bytes are read, missing
+        // ones count as 0 and are never part of the value, since
+        // pos + bits ≤ bit_len ≤ 8 · bytes.len() (checked when the reader
+        // was made).
+        let first = (self.pos / 8) as usize;
+        let window = match self.bytes.get(first..first + 8) {
+            Some(eight) => u64::from_le_bytes(eight.try_into().expect("8 bytes")),
+            None => self.bytes[first..]
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (k, &b)| w | (b as u64) << (8 * k)),
+        };
+        let value = (window >> (self.pos % 8)) & ((1u64 << bits) - 1);
         self.pos += bits as u64;
-        Some(value)
+        Some(value as u32)
     }
 }
 
 // ---------------------------------------------------------------------------
 // Canonical form without allocation.
+
+/// For one pattern shape `h × w`, the symmetries that keep the shape, each
+/// as a table `source[i2]`: the cell of the pattern that lands on cell `i2`
+/// of the image. Built once per shape (rules are sorted by shape).
+struct ShapeSymmetries {
+    shape: (u8, u8),
+    /// Whether some symmetry maps the shape to a smaller one (`w < h`):
+    /// then no rule of this shape is canonical.
+    shrinks: bool,
+    sources: Vec<[u8; 64]>,
+}
+
+impl ShapeSymmetries {
+    fn new(h: u8, w: u8) -> ShapeSymmetries {
+        let (h, w) = (h as usize, w as usize);
+        let mut sources = Vec::new();
+        let mut shrinks = false;
+        // Index 0 is the identity.
+        for &(transpose, flip_rows, flip_cols) in &SYMMETRIES[1..] {
+            let (h2, w2) = if transpose { (w, h) } else { (h, w) };
+            // Ord of Rule compares the pattern first: (h, w), then cells.
+            match (h2, w2).cmp(&(h, w)) {
+                Ordering::Less => shrinks = true,
+                Ordering::Greater => {}
+                Ordering::Equal => {
+                    // Cell `(r2, c2)` of the image comes from the source cell
+                    // found by undoing the flips, then the transpose.
+                    let mut source = [0u8; 64];
+                    for (i2, s) in source.iter_mut().enumerate().take(h * w) {
+                        let (mut r, mut c) = (i2 / w2, i2 % w2);
+                        if flip_cols {
+                            c = w2 - 1 - c;
+                        }
+                        if flip_rows {
+                            r = h2 - 1 - r;
+                        }
+                        if transpose {
+                            (r, c) = (c, r);
+                        }
+                        *s = (r * w + c) as u8;
+                    }
+                    sources.push(source);
+                }
+            }
+        }
+        ShapeSymmetries {
+            shape: (h as u8, w as u8),
+            shrinks,
+            sources,
+        }
+    }
+
+    /// Whether `rule` (of this shape, well formed) is its own canonical
+    /// form: no image under a symmetry sorts before it.
+    fn is_canonical(&self, rule: &Rule) -> bool {
+        debug_assert_eq!(self.shape, (rule.pattern.h, rule.pattern.w));
+        if self.shrinks {
+            return false;
+        }
+        let cells = &rule.pattern.cells;
+        let n = cells.len();
+        self.sources.iter().all(|source| {
+            let source = &source[..n];
+            let differs = source
+                .iter()
+                .zip(cells)
+                .map(|(&s, own)| cells[s as usize].cmp(own))
+                .find(|o| o.is_ne());
+            let order = differs.unwrap_or_else(|| {
+                // A symmetric pattern: the kinds are equal, compare the
+                // masks.
+                let image = |mask: u64| {
+                    source
+                        .iter()
+                        .enumerate()
+                        .fold(0u64, |m, (i2, &s)| m | (mask >> s & 1) << i2)
+                };
+                (image(rule.safe), image(rule.mine)).cmp(&(rule.safe, rule.mine))
+            });
+            order.is_ge()
+        })
+    }
+}
 
 /// Whether `rule` is its own canonical form ([`Rule::canonical`]), i.e. no
 /// symmetric image is smaller in the derived `Ord`. Same answer as
@@ -273,50 +363,7 @@ impl BitReader<'_> {
 /// images differ from the rule within the first few cells.
 /// `rule` must be well formed ([`check_structure`]).
 pub fn is_canonical(rule: &Rule) -> bool {
-    let p = &rule.pattern;
-    let (h, w) = (p.h as usize, p.w as usize);
-    // Index 0 is the identity.
-    for &(transpose, flip_rows, flip_cols) in &SYMMETRIES[1..] {
-        let (h2, w2) = if transpose { (w, h) } else { (h, w) };
-        // Ord of Rule compares the pattern first: (h, w), then cells.
-        match (h2, w2).cmp(&(h, w)) {
-            Ordering::Less => return false,
-            Ordering::Greater => continue,
-            Ordering::Equal => {}
-        }
-        // Cell `(r2, c2)` of the image comes from the source cell found by
-        // undoing the flips, then the transpose.
-        let source = |i2: usize| {
-            let (mut r, mut c) = (i2 / w2, i2 % w2);
-            if flip_cols {
-                c = w2 - 1 - c;
-            }
-            if flip_rows {
-                r = h2 - 1 - r;
-            }
-            if transpose {
-                (r, c) = (c, r);
-            }
-            r * w + c
-        };
-        let mut order = Ordering::Equal;
-        for i2 in 0..h * w {
-            order = p.cells[source(i2)].cmp(&p.cells[i2]);
-            if order != Ordering::Equal {
-                break;
-            }
-        }
-        if order == Ordering::Equal {
-            // A symmetric pattern: the kinds are equal, compare the masks.
-            let image =
-                |mask: u64| (0..h * w).fold(0u64, |m, i2| m | (mask >> source(i2) & 1) << i2);
-            order = (image(rule.safe), image(rule.mine)).cmp(&(rule.safe, rule.mine));
-        }
-        if order == Ordering::Less {
-            return false;
-        }
-    }
-    true
+    ShapeSymmetries::new(rule.pattern.h, rule.pattern.w).is_canonical(rule)
 }
 
 // ---------------------------------------------------------------------------
@@ -326,26 +373,20 @@ impl Rulebase {
     /// Rule counts per order × window × kind, sorted by (order, window,
     /// kind), zero counts omitted.
     pub fn counts(&self) -> Vec<CountEntry> {
-        let mut map = std::collections::BTreeMap::<(u8, u8, RuleKind), u64>::new();
+        let mut counts = Counts::default();
         for r in &self.rules {
-            *map.entry((r.order(), r.window(), r.kind)).or_default() += 1;
+            counts.add(r.order(), r.window(), r.kind);
         }
-        map.into_iter()
-            .map(|((order, window, kind), count)| CountEntry {
-                order,
-                window,
-                kind,
-                count,
-            })
-            .collect()
+        counts.finish()
     }
 
     /// Checks the invariants a rulebase file guarantees: every rule well
     /// formed and canonical, rules strictly increasing (sorted, distinct).
     pub fn validate(&self) -> Result<(), RulebaseError> {
+        let mut checker = ListChecker::default();
         for (index, rule) in self.rules.iter().enumerate() {
             let previous = index.checked_sub(1).map(|p| &self.rules[p]);
-            check_rule_in_list(index, rule, previous)?;
+            checker.check(index, rule, previous)?;
         }
         Ok(())
     }
@@ -464,17 +505,16 @@ impl Rulebase {
         let packed: PackedRules = bincode_options(payload_len as u64)
             .deserialize(payload_bytes)
             .map_err(|e| corrupt(format!("unreadable payload: {e}")))?;
-        let rules = unpack_rules(&packed, header.rule_count)?;
-        let rulebase = Rulebase {
-            settings: header.settings,
-            rules,
-        };
-        if rulebase.counts() != header.counts {
+        let (rules, counts) = unpack_rules(&packed, header.rule_count)?;
+        if counts != header.counts {
             return Err(corrupt(
                 "the header's rule counts per order, window and kind disagree with the rules",
             ));
         }
-        Ok(rulebase)
+        Ok(Rulebase {
+            settings: header.settings,
+            rules,
+        })
     }
 
     /// Reads and checks a rulebase file ([`Rulebase::from_bytes`]).
@@ -513,6 +553,37 @@ impl Rulebase {
     }
 }
 
+/// Counts per (order, window, kind). A rulebase has a few dozen distinct
+/// keys at most, so a short list beats a map.
+#[derive(Default)]
+struct Counts {
+    entries: Vec<CountEntry>,
+}
+
+impl Counts {
+    fn add(&mut self, order: u8, window: u8, kind: RuleKind) {
+        let key = (order, window, kind);
+        match self
+            .entries
+            .iter_mut()
+            .find(|e| (e.order, e.window, e.kind) == key)
+        {
+            Some(e) => e.count += 1,
+            None => self.entries.push(CountEntry {
+                order,
+                window,
+                kind,
+                count: 1,
+            }),
+        }
+    }
+
+    fn finish(mut self) -> Vec<CountEntry> {
+        self.entries.sort_unstable();
+        self.entries
+    }
+}
+
 /// Reads the fixed-size fields and sections of the file, reporting where a
 /// short file ends.
 struct Cursor<'a> {
@@ -539,32 +610,49 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Checks rule `index` of a list: well formed, canonical, after `previous`.
-fn check_rule_in_list(
-    index: usize,
-    rule: &Rule,
-    previous: Option<&Rule>,
-) -> Result<(), RulebaseError> {
-    let invalid = |reason: String| RulebaseError::InvalidRule { index, reason };
-    check_structure(rule).map_err(invalid)?;
-    if !is_canonical(rule) {
-        return Err(invalid(
-            "not in canonical form (a rotation or reflection of it sorts first)".to_string(),
-        ));
-    }
-    if let Some(previous) = previous {
-        match previous.cmp(rule) {
-            Ordering::Less => {}
-            Ordering::Equal => return Err(invalid(format!("duplicate of rule #{}", index - 1))),
-            Ordering::Greater => {
-                return Err(invalid(format!(
-                    "out of order: sorts before rule #{}",
-                    index - 1
-                )))
+/// Checks the rules of a list one after the other: each well formed,
+/// canonical, and after the previous one.
+#[derive(Default)]
+struct ListChecker {
+    /// The symmetry tables of the last shape seen.
+    symmetries: Option<ShapeSymmetries>,
+}
+
+impl ListChecker {
+    fn check(
+        &mut self,
+        index: usize,
+        rule: &Rule,
+        previous: Option<&Rule>,
+    ) -> Result<(), RulebaseError> {
+        let invalid = |reason: String| RulebaseError::InvalidRule { index, reason };
+        check_structure(rule).map_err(invalid)?;
+        let shape = (rule.pattern.h, rule.pattern.w);
+        let symmetries = match &mut self.symmetries {
+            Some(s) if s.shape == shape => s,
+            slot => slot.insert(ShapeSymmetries::new(shape.0, shape.1)),
+        };
+        if !symmetries.is_canonical(rule) {
+            return Err(invalid(
+                "not in canonical form (a rotation or reflection of it sorts first)".to_string(),
+            ));
+        }
+        if let Some(previous) = previous {
+            match previous.cmp(rule) {
+                Ordering::Less => {}
+                Ordering::Equal => {
+                    return Err(invalid(format!("duplicate of rule #{}", index - 1)))
+                }
+                Ordering::Greater => {
+                    return Err(invalid(format!(
+                        "out of order: sorts before rule #{}",
+                        index - 1
+                    )))
+                }
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Bit-packs normalized rules (see the module docs).
@@ -611,9 +699,12 @@ fn pack_rules(rules: &[Rule]) -> PackedRules {
     }
 }
 
-/// Decodes `rule_count` rules from the packed stream and checks each one
-/// ([`check_rule_in_list`]).
-fn unpack_rules(packed: &PackedRules, rule_count: u64) -> Result<Vec<Rule>, RulebaseError> {
+/// Decodes `rule_count` rules from the packed stream, checks each one
+/// ([`ListChecker`]) and counts them per order, window and kind.
+fn unpack_rules(
+    packed: &PackedRules,
+    rule_count: u64,
+) -> Result<(Vec<Rule>, Vec<CountEntry>), RulebaseError> {
     let byte_len = packed.bit_len.div_ceil(8);
     if byte_len != packed.bytes.len() as u64 {
         return Err(corrupt(format!(
@@ -636,7 +727,12 @@ fn unpack_rules(packed: &PackedRules, rule_count: u64) -> Result<Vec<Rule>, Rule
     // Every record takes at least 5 bits (kind, same_shape, one 3-bit
     // symbol), which bounds the allocation whatever the header claims.
     let mut rules: Vec<Rule> = Vec::with_capacity(rule_count.min(packed.bit_len / 5) as usize);
-    let mut previous: Option<(u8, u8, Vec<Symbol>)> = None;
+    let mut checker = ListChecker::default();
+    let mut counts = Counts::default();
+    // The previous rule's shape and symbols, and the current rule's.
+    let mut previous: Option<(u8, u8)> = None;
+    let mut previous_symbols = [Symbol::default(); 64];
+    let mut symbols = [Symbol::default(); 64];
     for index in 0..rule_count {
         let index = index as usize;
         let short = || corrupt(format!("the payload ends inside rule #{index}"));
@@ -645,17 +741,17 @@ fn unpack_rules(packed: &PackedRules, rule_count: u64) -> Result<Vec<Rule>, Rule
             _ => RuleKind::Forbidden,
         };
         let same_shape = input.get(1).ok_or_else(short)? == 1;
-        let (h, w, shared) = match (&previous, same_shape) {
-            (Some((h, w, prev)), true) => {
-                let shared = input.get(shared_bits(prev.len())).ok_or_else(short)? as usize;
-                if shared >= prev.len() {
+        let (h, w, shared) = match (previous, same_shape) {
+            (Some((h, w)), true) => {
+                let n = h as usize * w as usize;
+                let shared = input.get(shared_bits(n)).ok_or_else(short)? as usize;
+                if shared >= n {
                     return Err(corrupt(format!(
-                        "rule #{index} shares {shared} of its {} cells with rule #{}",
-                        prev.len(),
+                        "rule #{index} shares {shared} of its {n} cells with rule #{}",
                         index - 1
                     )));
                 }
-                (*h, *w, shared)
+                (h, w, shared)
             }
             (None, true) => {
                 return Err(corrupt("the first rule refers to a previous rule's shape"));
@@ -663,7 +759,7 @@ fn unpack_rules(packed: &PackedRules, rule_count: u64) -> Result<Vec<Rule>, Rule
             (_, false) => {
                 let h = input.get(3).ok_or_else(short)? as u8 + 1;
                 let w = input.get(3).ok_or_else(short)? as u8 + 1;
-                if matches!(&previous, Some((ph, pw, _)) if (*ph, *pw) == (h, w)) {
+                if previous == Some((h, w)) {
                     return Err(corrupt(format!(
                         "rule #{index} repeats the previous rule's shape instead of referring to it"
                     )));
@@ -672,11 +768,8 @@ fn unpack_rules(packed: &PackedRules, rule_count: u64) -> Result<Vec<Rule>, Rule
             }
         };
         let n = h as usize * w as usize;
-        let mut symbols: Vec<Symbol> = Vec::with_capacity(n);
-        if let Some((_, _, prev)) = &previous {
-            symbols.extend_from_slice(&prev[..shared]);
-        }
-        while symbols.len() < n {
+        symbols[..shared].copy_from_slice(&previous_symbols[..shared]);
+        for symbol in &mut symbols[shared..n] {
             let code = input.get(CODE_BITS).ok_or_else(short)?;
             let value = match code {
                 CODE_NUMBER => input.get(VALUE_BITS).ok_or_else(short)?,
@@ -687,20 +780,20 @@ fn unpack_rules(packed: &PackedRules, rule_count: u64) -> Result<Vec<Rule>, Rule
                     )))
                 }
             };
-            symbols.push(Symbol { code, value });
+            *symbol = Symbol { code, value };
         }
-        if let Some((_, _, prev)) = &previous {
-            if same_shape && symbols[shared] == prev[shared] {
-                return Err(corrupt(format!(
-                    "rule #{index} does not share its longest common prefix with rule #{}",
-                    index - 1
-                )));
-            }
+        if same_shape && symbols[shared] == previous_symbols[shared] {
+            return Err(corrupt(format!(
+                "rule #{index} does not share its longest common prefix with rule #{}",
+                index - 1
+            )));
         }
-        let rule = rule_of_symbols(h, w, kind, &symbols);
-        check_rule_in_list(index, &rule, rules.last())?;
+        let rule = rule_of_symbols(h, w, kind, &symbols[..n]);
+        checker.check(index, &rule, rules.last())?;
+        counts.add(rule.order(), rule.window(), kind);
         rules.push(rule);
-        previous = Some((h, w, symbols));
+        previous = Some((h, w));
+        std::mem::swap(&mut previous_symbols, &mut symbols);
     }
     if input.pos != input.bit_len {
         return Err(corrupt(format!(
@@ -708,15 +801,14 @@ fn unpack_rules(packed: &PackedRules, rule_count: u64) -> Result<Vec<Rule>, Rule
             input.bit_len - input.pos
         )));
     }
-    Ok(rules)
+    Ok((rules, counts.finish()))
 }
 
 fn rule_of_symbols(h: u8, w: u8, kind: RuleKind, symbols: &[Symbol]) -> Rule {
     let (mut safe, mut mine) = (0u64, 0u64);
-    let cells = symbols
-        .iter()
-        .enumerate()
-        .map(|(i, s)| match s.code {
+    let mut cells = Vec::with_capacity(symbols.len());
+    for (i, s) in symbols.iter().enumerate() {
+        cells.push(match s.code {
             CODE_ANY => PatternCell::Any,
             CODE_WALL => PatternCell::Wall,
             CODE_OPEN => PatternCell::Open,
@@ -731,8 +823,8 @@ fn rule_of_symbols(h: u8, w: u8, kind: RuleKind, symbols: &[Symbol]) -> Rule {
             CODE_NUMBER => PatternCell::Number(s.value as u8),
             // CODE_CLOSED: the reserved code was rejected while reading.
             _ => PatternCell::Closed,
-        })
-        .collect();
+        });
+    }
     Rule {
         pattern: Pattern { h, w, cells },
         kind,
