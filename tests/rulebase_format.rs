@@ -206,9 +206,11 @@ fn small_rulebase() -> Rulebase {
         .expect("generator makes well-formed rules")
 }
 
-/// A scratch file path unique to this test process and `name`.
+/// A scratch file path for `name`, under cargo's per-target scratch
+/// directory (`target/tmp`), unique to this test process.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sapper-rulebase-format-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("rulebase-format-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
