@@ -1,1 +1,1268 @@
-//! (being written) the binary rulebase file: magic, version, header, bincode payload, checksum.
+//! The binary rulebase file (DESIGN.md §4), in the style of regex-automata's
+//! serialized DFAs: a fixed preamble, length-prefixed sections, a checksum.
+//!
+//! # Layout (format version 1)
+//!
+//! All integers little-endian.
+//!
+//! | offset | size | content |
+//! |---|---|---|
+//! | 0 | 8 | magic `SAPPERRB` |
+//! | 8 | 4 | format version, `u32` (= [`FORMAT_VERSION`]) |
+//! | 12 | 4 | header length `H`, `u32` |
+//! | 16 | `H` | header: bincode (fixint, little-endian) of [`Header`] |
+//! | 16+H | 4 | payload length `P`, `u32` |
+//! | 20+H | `P` | payload: bincode (fixint, little-endian) of the packed rules |
+//! | 20+H+P | 4 | CRC-32 (IEEE) of bytes `0 .. 20+H+P`, `u32` |
+//!
+//! Nothing may follow the checksum.
+//!
+//! # Packed rules
+//!
+//! The payload is `{ bit_len: u64, bytes: Vec<u8> }`: a bit stream, least
+//! significant bit of each byte first, `bytes.len() = ⌈bit_len / 8⌉`, unused
+//! bits of the last byte zero. Rules are stored sorted (derived `Ord`),
+//! canonical and distinct, one record each:
+//!
+//! 1. `kind`: 1 bit, 0 = forced, 1 = forbidden;
+//! 2. `same_shape`: 1 bit, 1 when `h × w` equals the previous rule's (0 for
+//!    the first rule), else followed by `h − 1` and `w − 1`, 3 bits each;
+//! 3. `shared`: only when `same_shape`, `⌈log2(h·w)⌉` bits: how many leading
+//!    cell symbols equal the previous rule's. It must be the *longest* such
+//!    prefix, so every rulebase has exactly one encoding;
+//! 4. the remaining `h·w − shared` cell symbols, row-major. A symbol is a
+//!    3-bit code — 0 any, 1 wall, 2 open, 3 closed, 4 closed and concluded
+//!    safe, 5 closed and concluded mine, 6 focus (followed by its value, 4
+//!    bits), 7 reserved.
+//!
+//! Sorted rules share long prefixes with their predecessor, so a record is
+//! mostly the tail where two neighbouring patterns differ. On the exhaustive
+//! test set of `tests/rulebase_format.rs` (`measure_bytes_per_rule`: 663,186
+//! rules of orders 1–3 in windows 3–6) the whole file takes 3.16 bytes per
+//! rule; 3×3 alone 2.2, the sparsest set (4×5, order 2) 3.7.
+//!
+//! # Validation
+//!
+//! [`Rulebase::from_bytes`] never panics. It checks, in order: magic,
+//! version, section lengths (a short file is [`RulebaseError::Truncated`]),
+//! checksum, header, the packed stream, then every rule: well formed
+//! ([`super::verify::check_structure`]), canonical, and strictly after the
+//! previous rule; finally the header's counts must equal the rules' counts.
+//! Soundness is *not* re-proven on load (that is
+//! [`super::verify::verify_rulebase`], run by `sapper rules verify` and the
+//! tests).
+
+use super::verify::check_structure;
+use super::{GeneratorSettings, Pattern, PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES};
+use bincode::Options;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::io::Write;
+use std::path::Path;
+
+/// The 8 magic bytes every rulebase file starts with.
+pub const MAGIC: [u8; 8] = *b"SAPPERRB";
+
+/// The format version this build writes (and the newest it reads).
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The file header: how the rulebase was made and what it holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    pub settings: GeneratorSettings,
+    /// Rule counts per order × window × kind, sorted, zero counts omitted.
+    pub counts: Vec<CountEntry>,
+    pub rule_count: u64,
+}
+
+/// How many rules of one order, window and kind a rulebase holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct CountEntry {
+    pub order: u8,
+    pub window: u8,
+    pub kind: RuleKind,
+    pub count: u64,
+}
+
+/// Why a rulebase could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum RulebaseError {
+    #[error("not a sapper rulebase (the file does not start with the magic bytes \"SAPPERRB\")")]
+    BadMagic,
+    #[error("{}", unsupported_version_message(*found, *supported))]
+    UnsupportedVersion { found: u32, supported: u32 },
+    #[error("truncated file: the {what} at byte {offset} is cut off")]
+    Truncated { what: &'static str, offset: usize },
+    /// `expected` is the checksum stored in the file, `found` the one
+    /// computed from its contents.
+    #[error(
+        "checksum mismatch (stored {expected:#010x}, computed {found:#010x}): the file is corrupted"
+    )]
+    ChecksumMismatch { expected: u32, found: u32 },
+    #[error("corrupt rulebase: {reason}")]
+    Corrupt { reason: String },
+    #[error("invalid rule #{index}: {reason}")]
+    InvalidRule { index: usize, reason: String },
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+fn unsupported_version_message(found: u32, supported: u32) -> String {
+    if found > supported {
+        format!(
+            "rulebase format version {found} is newer than this sapper supports ({supported}); \
+             regenerate it or upgrade"
+        )
+    } else {
+        format!(
+            "rulebase format version {found} is not supported (this sapper reads version \
+             {supported}); regenerate it"
+        )
+    }
+}
+
+fn corrupt(reason: impl Into<String>) -> RulebaseError {
+    RulebaseError::Corrupt {
+        reason: reason.into(),
+    }
+}
+
+/// The bincode configuration of both sections: fixed-width little-endian
+/// integers, nothing after the value, and at most `limit` bytes read (so a
+/// corrupt length can never make bincode allocate more than the section).
+fn bincode_options(limit: u64) -> impl Options {
+    bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .with_little_endian()
+        .reject_trailing_bytes()
+        .with_limit(limit)
+}
+
+/// The payload section before bit-packing is undone.
+#[derive(Serialize, Deserialize)]
+struct PackedRules {
+    bit_len: u64,
+    bytes: Vec<u8>,
+}
+
+/// CRC-32 (IEEE 802.3, reflected, polynomial `0xEDB88320`) of `bytes` — the
+/// same function as zlib's `crc32`. Any change of a single byte, and any
+/// burst of up to 32 changed bits, changes it.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    const TABLE: [u32; 256] = {
+        let mut table = [0u32; 256];
+        let mut i = 0;
+        while i < 256 {
+            let mut c = i as u32;
+            let mut k = 0;
+            while k < 8 {
+                c = if c & 1 != 0 {
+                    0xEDB8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+                k += 1;
+            }
+            table[i] = c;
+            i += 1;
+        }
+        table
+    };
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc = TABLE[((crc ^ b as u32) & 0xFF) as usize] ^ (crc >> 8);
+    }
+    !crc
+}
+
+// ---------------------------------------------------------------------------
+// Cell symbols and the bit stream.
+
+const CODE_ANY: u32 = 0;
+const CODE_WALL: u32 = 1;
+const CODE_OPEN: u32 = 2;
+const CODE_CLOSED: u32 = 3;
+const CODE_SAFE: u32 = 4;
+const CODE_MINE: u32 = 5;
+const CODE_NUMBER: u32 = 6;
+const CODE_BITS: u32 = 3;
+const VALUE_BITS: u32 = 4;
+
+/// A cell with its conclusion, as one comparable value: the 3-bit code,
+/// and the focus value for [`CODE_NUMBER`].
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Symbol {
+    code: u32,
+    value: u32,
+}
+
+fn symbols_of(rule: &Rule) -> Vec<Symbol> {
+    rule.pattern
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(i, &cell)| {
+            let bit = 1u64 << i;
+            let (code, value) = match cell {
+                PatternCell::Any => (CODE_ANY, 0),
+                PatternCell::Wall => (CODE_WALL, 0),
+                PatternCell::Open => (CODE_OPEN, 0),
+                PatternCell::Closed if rule.safe & bit != 0 => (CODE_SAFE, 0),
+                PatternCell::Closed if rule.mine & bit != 0 => (CODE_MINE, 0),
+                PatternCell::Closed => (CODE_CLOSED, 0),
+                PatternCell::Number(v) => (CODE_NUMBER, v as u32),
+            };
+            Symbol { code, value }
+        })
+        .collect()
+}
+
+/// Bits needed to store `shared ∈ 0 .. n`.
+fn shared_bits(n: usize) -> u32 {
+    usize::BITS - (n.max(1) - 1).leading_zeros()
+}
+
+#[derive(Default)]
+struct BitWriter {
+    bytes: Vec<u8>,
+    bit_len: u64,
+}
+
+impl BitWriter {
+    fn put(&mut self, value: u32, bits: u32) {
+        debug_assert!(bits == 32 || value >> bits == 0);
+        for k in 0..bits {
+            if self.bit_len.is_multiple_of(8) {
+                self.bytes.push(0);
+            }
+            let bit = (value >> k) & 1;
+            *self.bytes.last_mut().expect("pushed above") |= (bit as u8) << (self.bit_len % 8);
+            self.bit_len += 1;
+        }
+    }
+}
+
+struct BitReader<'a> {
+    bytes: &'a [u8],
+    bit_len: u64,
+    pos: u64,
+}
+
+impl BitReader<'_> {
+    /// The next `bits` bits, or `None` past the end of the stream.
+    fn get(&mut self, bits: u32) -> Option<u32> {
+        if self.bit_len - self.pos < bits as u64 {
+            return None;
+        }
+        debug_assert!(bits <= 32);
+        // The bits lie in the 5 bytes from `pos / 8` (a shift of at most 7
+        // plus at most 32 bits); near the end fewer bytes are read, missing
+        // ones count as 0 and are never part of the value, since
+        // pos + bits ≤ bit_len ≤ 8 · bytes.len() (checked when the reader
+        // was made).
+        let first = (self.pos / 8) as usize;
+        let window = match self.bytes.get(first..first + 8) {
+            Some(eight) => u64::from_le_bytes(eight.try_into().expect("8 bytes")),
+            None => self.bytes[first..]
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (k, &b)| w | (b as u64) << (8 * k)),
+        };
+        let value = (window >> (self.pos % 8)) & ((1u64 << bits) - 1);
+        self.pos += bits as u64;
+        Some(value as u32)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Canonical form without allocation.
+
+/// For one pattern shape `h × w`, the symmetries that keep the shape, each
+/// as a table `source[i2]`: the cell of the pattern that lands on cell `i2`
+/// of the image. Built once per shape (rules are sorted by shape).
+struct ShapeSymmetries {
+    shape: (u8, u8),
+    /// Whether some symmetry maps the shape to a smaller one (`w < h`):
+    /// then no rule of this shape is canonical.
+    shrinks: bool,
+    sources: Vec<[u8; 64]>,
+}
+
+impl ShapeSymmetries {
+    fn new(h: u8, w: u8) -> ShapeSymmetries {
+        let (h, w) = (h as usize, w as usize);
+        let mut sources = Vec::new();
+        let mut shrinks = false;
+        // Index 0 is the identity.
+        for &(transpose, flip_rows, flip_cols) in &SYMMETRIES[1..] {
+            let (h2, w2) = if transpose { (w, h) } else { (h, w) };
+            // Ord of Rule compares the pattern first: (h, w), then cells.
+            match (h2, w2).cmp(&(h, w)) {
+                Ordering::Less => shrinks = true,
+                Ordering::Greater => {}
+                Ordering::Equal => {
+                    // Cell `(r2, c2)` of the image comes from the source cell
+                    // found by undoing the flips, then the transpose.
+                    let mut source = [0u8; 64];
+                    for (i2, s) in source.iter_mut().enumerate().take(h * w) {
+                        let (mut r, mut c) = (i2 / w2, i2 % w2);
+                        if flip_cols {
+                            c = w2 - 1 - c;
+                        }
+                        if flip_rows {
+                            r = h2 - 1 - r;
+                        }
+                        if transpose {
+                            (r, c) = (c, r);
+                        }
+                        *s = (r * w + c) as u8;
+                    }
+                    sources.push(source);
+                }
+            }
+        }
+        ShapeSymmetries {
+            shape: (h as u8, w as u8),
+            shrinks,
+            sources,
+        }
+    }
+
+    /// Whether `rule` (of this shape, well formed) is its own canonical
+    /// form: no image under a symmetry sorts before it.
+    fn is_canonical(&self, rule: &Rule) -> bool {
+        debug_assert_eq!(self.shape, (rule.pattern.h, rule.pattern.w));
+        if self.shrinks {
+            return false;
+        }
+        let cells = &rule.pattern.cells;
+        let n = cells.len();
+        self.sources.iter().all(|source| {
+            let source = &source[..n];
+            let differs = source
+                .iter()
+                .zip(cells)
+                .map(|(&s, own)| cells[s as usize].cmp(own))
+                .find(|o| o.is_ne());
+            let order = differs.unwrap_or_else(|| {
+                // A symmetric pattern: the kinds are equal, compare the
+                // masks.
+                let image = |mask: u64| {
+                    source
+                        .iter()
+                        .enumerate()
+                        .fold(0u64, |m, (i2, &s)| m | (mask >> s & 1) << i2)
+                };
+                (image(rule.safe), image(rule.mine)).cmp(&(rule.safe, rule.mine))
+            });
+            order.is_ge()
+        })
+    }
+}
+
+/// Whether `rule` is its own canonical form ([`Rule::canonical`]), i.e. no
+/// symmetric image is smaller in the derived `Ord`. Same answer as
+/// `rule.canonical() == *rule`, but without building the images: most
+/// images differ from the rule within the first few cells.
+/// `rule` must be well formed ([`check_structure`]).
+pub fn is_canonical(rule: &Rule) -> bool {
+    ShapeSymmetries::new(rule.pattern.h, rule.pattern.w).is_canonical(rule)
+}
+
+// ---------------------------------------------------------------------------
+// Rulebase <-> bytes.
+
+impl Rulebase {
+    /// Rule counts per order × window × kind, sorted by (order, window,
+    /// kind), zero counts omitted.
+    pub fn counts(&self) -> Vec<CountEntry> {
+        let mut counts = Counts::default();
+        for r in &self.rules {
+            counts.add(r.order(), r.window(), r.kind);
+        }
+        counts.finish()
+    }
+
+    /// Checks the invariants a rulebase file guarantees: every rule well
+    /// formed and canonical, rules strictly increasing (sorted, distinct).
+    pub fn validate(&self) -> Result<(), RulebaseError> {
+        let mut checker = ListChecker::default();
+        for (index, rule) in self.rules.iter().enumerate() {
+            let previous = index.checked_sub(1).map(|p| &self.rules[p]);
+            checker.check(index, rule, previous)?;
+        }
+        Ok(())
+    }
+
+    /// This rulebase in the normal form a file holds: every rule replaced by
+    /// its canonical form, sorted, duplicates removed. Fails on a malformed
+    /// rule (index into `self.rules`).
+    pub fn normalized(&self) -> Result<Rulebase, RulebaseError> {
+        for (index, rule) in self.rules.iter().enumerate() {
+            check_structure(rule).map_err(|reason| RulebaseError::InvalidRule { index, reason })?;
+        }
+        let mut rules: Vec<Rule> = self.rules.iter().map(Rule::canonical).collect();
+        rules.sort_unstable();
+        rules.dedup();
+        Ok(Rulebase {
+            settings: self.settings.clone(),
+            rules,
+        })
+    }
+
+    /// The file bytes of this rulebase. The rules are normalized first
+    /// ([`Rulebase::normalized`]), so the bytes depend only on the settings
+    /// and the set of rules up to symmetry — not on their order — and equal
+    /// rulebases give identical bytes.
+    ///
+    /// # Panics
+    ///
+    /// If a rule is malformed ([`check_structure`]); that is a bug in
+    /// whatever built the rulebase. Use [`Rulebase::try_to_bytes`] to get
+    /// the error instead.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self.try_to_bytes() {
+            Ok(bytes) => bytes,
+            Err(e) => panic!("Rulebase::to_bytes: {e}"),
+        }
+    }
+
+    /// [`Rulebase::to_bytes`], returning [`RulebaseError::InvalidRule`] for
+    /// a malformed rule instead of panicking.
+    pub fn try_to_bytes(&self) -> Result<Vec<u8>, RulebaseError> {
+        let normal = self.normalized()?;
+        let header = Header {
+            settings: normal.settings.clone(),
+            counts: normal.counts(),
+            rule_count: normal.rules.len() as u64,
+        };
+        let payload = pack_rules(&normal.rules);
+        let header = bincode_options(u64::MAX)
+            .serialize(&header)
+            .map_err(|e| corrupt(format!("cannot encode the header: {e}")))?;
+        let payload = bincode_options(u64::MAX)
+            .serialize(&payload)
+            .map_err(|e| corrupt(format!("cannot encode the payload: {e}")))?;
+        let section_len = |what: &str, len: usize| {
+            u32::try_from(len).map_err(|_| corrupt(format!("{what} of {len} bytes exceeds 4 GiB")))
+        };
+        let mut out = Vec::with_capacity(24 + header.len() + payload.len());
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&section_len("header", header.len())?.to_le_bytes());
+        out.extend_from_slice(&header);
+        out.extend_from_slice(&section_len("payload", payload.len())?.to_le_bytes());
+        out.extend_from_slice(&payload);
+        let crc = crc32(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        Ok(out)
+    }
+
+    /// Reads a rulebase from file bytes, checking everything listed in the
+    /// module docs. Never panics.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Rulebase, RulebaseError> {
+        let mut cursor = Cursor { bytes, pos: 0 };
+        let magic = cursor.take(MAGIC.len(), "magic bytes").map_err(|e| {
+            // A short file that is not even a prefix of the magic is simply
+            // not a rulebase.
+            if MAGIC.starts_with(bytes) {
+                e
+            } else {
+                RulebaseError::BadMagic
+            }
+        })?;
+        if magic != MAGIC {
+            return Err(RulebaseError::BadMagic);
+        }
+        let version = cursor.u32("format version")?;
+        if version != FORMAT_VERSION {
+            return Err(RulebaseError::UnsupportedVersion {
+                found: version,
+                supported: FORMAT_VERSION,
+            });
+        }
+        let header_len = cursor.u32("header length")? as usize;
+        let header_bytes = cursor.take(header_len, "header")?;
+        let payload_len = cursor.u32("payload length")? as usize;
+        let payload_bytes = cursor.take(payload_len, "payload")?;
+        let checked_len = cursor.pos;
+        let stored = cursor.u32("checksum")?;
+        if cursor.pos != bytes.len() {
+            return Err(corrupt(format!(
+                "{} unexpected bytes after the checksum at byte {}",
+                bytes.len() - cursor.pos,
+                cursor.pos
+            )));
+        }
+        let computed = crc32(&bytes[..checked_len]);
+        if stored != computed {
+            return Err(RulebaseError::ChecksumMismatch {
+                expected: stored,
+                found: computed,
+            });
+        }
+
+        let header: Header = bincode_options(header_len as u64)
+            .deserialize(header_bytes)
+            .map_err(|e| corrupt(format!("unreadable header: {e}")))?;
+        let packed: PackedRules = bincode_options(payload_len as u64)
+            .deserialize(payload_bytes)
+            .map_err(|e| corrupt(format!("unreadable payload: {e}")))?;
+        let (rules, counts) = unpack_rules(&packed, header.rule_count)?;
+        if counts != header.counts {
+            return Err(corrupt(
+                "the header's rule counts per order, window and kind disagree with the rules",
+            ));
+        }
+        Ok(Rulebase {
+            settings: header.settings,
+            rules,
+        })
+    }
+
+    /// Reads and checks a rulebase file ([`Rulebase::from_bytes`]).
+    pub fn read(path: impl AsRef<Path>) -> Result<Rulebase, RulebaseError> {
+        Rulebase::from_bytes(&std::fs::read(path)?)
+    }
+
+    /// Writes this rulebase to `path` atomically: the bytes go to a
+    /// temporary file in the same directory, which is synced and then
+    /// renamed over `path`, so `path` is never a partial file.
+    pub fn write(&self, path: impl AsRef<Path>) -> Result<(), RulebaseError> {
+        let path = path.as_ref();
+        let bytes = self.try_to_bytes()?;
+        let name = path.file_name().ok_or_else(|| {
+            RulebaseError::Io(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{} is not a file path", path.display()),
+            ))
+        })?;
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".tmp{}", std::process::id()));
+        let tmp = path.with_file_name(tmp_name);
+        let result = (|| {
+            let mut file = std::fs::File::create(&tmp)?;
+            file.write_all(&bytes)?;
+            file.sync_all()?;
+            drop(file);
+            std::fs::rename(&tmp, path)
+        })();
+        if result.is_err() {
+            // Best effort: the error being reported is the one that matters.
+            let _ = std::fs::remove_file(&tmp);
+        }
+        Ok(result?)
+    }
+}
+
+/// Counts per (order, window, kind). A rulebase has a few dozen distinct
+/// keys at most, so a short list beats a map.
+#[derive(Default)]
+struct Counts {
+    entries: Vec<CountEntry>,
+}
+
+impl Counts {
+    fn add(&mut self, order: u8, window: u8, kind: RuleKind) {
+        let key = (order, window, kind);
+        match self
+            .entries
+            .iter_mut()
+            .find(|e| (e.order, e.window, e.kind) == key)
+        {
+            Some(e) => e.count += 1,
+            None => self.entries.push(CountEntry {
+                order,
+                window,
+                kind,
+                count: 1,
+            }),
+        }
+    }
+
+    fn finish(mut self) -> Vec<CountEntry> {
+        self.entries.sort_unstable();
+        self.entries
+    }
+}
+
+/// Reads the fixed-size fields and sections of the file, reporting where a
+/// short file ends.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, len: usize, what: &'static str) -> Result<&'a [u8], RulebaseError> {
+        if self.bytes.len() - self.pos < len {
+            return Err(RulebaseError::Truncated {
+                what,
+                offset: self.pos,
+            });
+        }
+        let slice = &self.bytes[self.pos..self.pos + len];
+        self.pos += len;
+        Ok(slice)
+    }
+
+    fn u32(&mut self, what: &'static str) -> Result<u32, RulebaseError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+/// Checks the rules of a list one after the other: each well formed,
+/// canonical, and after the previous one.
+#[derive(Default)]
+struct ListChecker {
+    /// The symmetry tables of the last shape seen.
+    symmetries: Option<ShapeSymmetries>,
+}
+
+impl ListChecker {
+    fn check(
+        &mut self,
+        index: usize,
+        rule: &Rule,
+        previous: Option<&Rule>,
+    ) -> Result<(), RulebaseError> {
+        let invalid = |reason: String| RulebaseError::InvalidRule { index, reason };
+        check_structure(rule).map_err(invalid)?;
+        let shape = (rule.pattern.h, rule.pattern.w);
+        let symmetries = match &mut self.symmetries {
+            Some(s) if s.shape == shape => s,
+            slot => slot.insert(ShapeSymmetries::new(shape.0, shape.1)),
+        };
+        if !symmetries.is_canonical(rule) {
+            return Err(invalid(
+                "not in canonical form (a rotation or reflection of it sorts first)".to_string(),
+            ));
+        }
+        if let Some(previous) = previous {
+            match previous.cmp(rule) {
+                Ordering::Less => {}
+                Ordering::Equal => {
+                    return Err(invalid(format!("duplicate of rule #{}", index - 1)))
+                }
+                Ordering::Greater => {
+                    return Err(invalid(format!(
+                        "out of order: sorts before rule #{}",
+                        index - 1
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Bit-packs normalized rules (see the module docs).
+fn pack_rules(rules: &[Rule]) -> PackedRules {
+    let mut out = BitWriter::default();
+    let mut previous: Option<(u8, u8, Vec<Symbol>)> = None;
+    for rule in rules {
+        let (h, w) = (rule.pattern.h, rule.pattern.w);
+        let symbols = symbols_of(rule);
+        out.put((rule.kind == RuleKind::Forbidden) as u32, 1);
+        let shared = match &previous {
+            Some((ph, pw, prev)) if (*ph, *pw) == (h, w) => {
+                out.put(1, 1);
+                let shared = prev
+                    .iter()
+                    .zip(&symbols)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                // Distinct well-formed rules of one shape differ in some
+                // symbol: equal symbols mean equal pattern and conclusion,
+                // and the kind follows from the conclusion being empty.
+                assert!(shared < symbols.len(), "duplicate rule reached pack_rules");
+                out.put(shared as u32, shared_bits(symbols.len()));
+                shared
+            }
+            _ => {
+                out.put(0, 1);
+                out.put(h as u32 - 1, 3);
+                out.put(w as u32 - 1, 3);
+                0
+            }
+        };
+        for s in &symbols[shared..] {
+            out.put(s.code, CODE_BITS);
+            if s.code == CODE_NUMBER {
+                out.put(s.value, VALUE_BITS);
+            }
+        }
+        previous = Some((h, w, symbols));
+    }
+    PackedRules {
+        bit_len: out.bit_len,
+        bytes: out.bytes,
+    }
+}
+
+/// Decodes `rule_count` rules from the packed stream, checks each one
+/// ([`ListChecker`]) and counts them per order, window and kind.
+fn unpack_rules(
+    packed: &PackedRules,
+    rule_count: u64,
+) -> Result<(Vec<Rule>, Vec<CountEntry>), RulebaseError> {
+    let byte_len = packed.bit_len.div_ceil(8);
+    if byte_len != packed.bytes.len() as u64 {
+        return Err(corrupt(format!(
+            "payload holds {} bytes for {} bits",
+            packed.bytes.len(),
+            packed.bit_len
+        )));
+    }
+    if !packed.bit_len.is_multiple_of(8) {
+        let last = packed.bytes[packed.bytes.len() - 1];
+        if last >> (packed.bit_len % 8) != 0 {
+            return Err(corrupt("padding bits after the last rule are not zero"));
+        }
+    }
+    let mut input = BitReader {
+        bytes: &packed.bytes,
+        bit_len: packed.bit_len,
+        pos: 0,
+    };
+    // Every record takes at least 5 bits (kind, same_shape, one 3-bit
+    // symbol), which bounds the allocation whatever the header claims.
+    let mut rules: Vec<Rule> = Vec::with_capacity(rule_count.min(packed.bit_len / 5) as usize);
+    let mut checker = ListChecker::default();
+    let mut counts = Counts::default();
+    // The previous rule's shape and symbols, and the current rule's.
+    let mut previous: Option<(u8, u8)> = None;
+    let mut previous_symbols = [Symbol::default(); 64];
+    let mut symbols = [Symbol::default(); 64];
+    for index in 0..rule_count {
+        let index = index as usize;
+        let short = || corrupt(format!("the payload ends inside rule #{index}"));
+        let kind = match input.get(1).ok_or_else(short)? {
+            0 => RuleKind::Forced,
+            _ => RuleKind::Forbidden,
+        };
+        let same_shape = input.get(1).ok_or_else(short)? == 1;
+        let (h, w, shared) = match (previous, same_shape) {
+            (Some((h, w)), true) => {
+                let n = h as usize * w as usize;
+                let shared = input.get(shared_bits(n)).ok_or_else(short)? as usize;
+                if shared >= n {
+                    return Err(corrupt(format!(
+                        "rule #{index} shares {shared} of its {n} cells with rule #{}",
+                        index - 1
+                    )));
+                }
+                (h, w, shared)
+            }
+            (None, true) => {
+                return Err(corrupt("the first rule refers to a previous rule's shape"));
+            }
+            (_, false) => {
+                let h = input.get(3).ok_or_else(short)? as u8 + 1;
+                let w = input.get(3).ok_or_else(short)? as u8 + 1;
+                if previous == Some((h, w)) {
+                    return Err(corrupt(format!(
+                        "rule #{index} repeats the previous rule's shape instead of referring to it"
+                    )));
+                }
+                (h, w, 0)
+            }
+        };
+        let n = h as usize * w as usize;
+        symbols[..shared].copy_from_slice(&previous_symbols[..shared]);
+        for symbol in &mut symbols[shared..n] {
+            let code = input.get(CODE_BITS).ok_or_else(short)?;
+            let value = match code {
+                CODE_NUMBER => input.get(VALUE_BITS).ok_or_else(short)?,
+                CODE_ANY..=CODE_MINE => 0,
+                _ => {
+                    return Err(corrupt(format!(
+                        "rule #{index} uses the reserved cell code {code}"
+                    )))
+                }
+            };
+            *symbol = Symbol { code, value };
+        }
+        if same_shape && symbols[shared] == previous_symbols[shared] {
+            return Err(corrupt(format!(
+                "rule #{index} does not share its longest common prefix with rule #{}",
+                index - 1
+            )));
+        }
+        let rule = rule_of_symbols(h, w, kind, &symbols[..n]);
+        checker.check(index, &rule, rules.last())?;
+        counts.add(rule.order(), rule.window(), kind);
+        rules.push(rule);
+        previous = Some((h, w));
+        std::mem::swap(&mut previous_symbols, &mut symbols);
+    }
+    if input.pos != input.bit_len {
+        return Err(corrupt(format!(
+            "{} bits follow the last of the {rule_count} rules the header announces",
+            input.bit_len - input.pos
+        )));
+    }
+    Ok((rules, counts.finish()))
+}
+
+fn rule_of_symbols(h: u8, w: u8, kind: RuleKind, symbols: &[Symbol]) -> Rule {
+    let (mut safe, mut mine) = (0u64, 0u64);
+    let mut cells = Vec::with_capacity(symbols.len());
+    for (i, s) in symbols.iter().enumerate() {
+        cells.push(match s.code {
+            CODE_ANY => PatternCell::Any,
+            CODE_WALL => PatternCell::Wall,
+            CODE_OPEN => PatternCell::Open,
+            CODE_SAFE => {
+                safe |= 1 << i;
+                PatternCell::Closed
+            }
+            CODE_MINE => {
+                mine |= 1 << i;
+                PatternCell::Closed
+            }
+            CODE_NUMBER => PatternCell::Number(s.value as u8),
+            // CODE_CLOSED: the reserved code was rejected while reading.
+            _ => PatternCell::Closed,
+        });
+    }
+    Rule {
+        pattern: Pattern { h, w, cells },
+        kind,
+        safe,
+        mine,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use PatternCell::*;
+
+    fn settings() -> GeneratorSettings {
+        GeneratorSettings {
+            max_order: 1,
+            max_window: 3,
+            generator: "format unit tests".to_string(),
+            notes: vec![],
+        }
+    }
+
+    /// A 3×3 order-1 rule: a `v` in the middle, `closed` neighbours (in
+    /// row-major neighbour order) closed, the rest open, all closed cells
+    /// concluded mine (or safe when `v` is 0), forbidden when `v` exceeds
+    /// them.
+    fn order1(v: u8, closed: &[usize]) -> Rule {
+        let mut cells = vec![Open; 9];
+        cells[4] = Number(v);
+        let mut mask = 0;
+        for &i in closed {
+            cells[i] = Closed;
+            mask |= 1 << i;
+        }
+        let kind = if (v as usize) > closed.len() {
+            RuleKind::Forbidden
+        } else {
+            RuleKind::Forced
+        };
+        let (safe, mine) = match kind {
+            RuleKind::Forbidden => (0, 0),
+            RuleKind::Forced if v == 0 => (mask, 0),
+            RuleKind::Forced => (0, mask),
+        };
+        Rule {
+            pattern: Pattern::new(3, 3, cells),
+            kind,
+            safe,
+            mine,
+        }
+    }
+
+    /// A file holding `rules` exactly as given: no normalization, no
+    /// validation, correct header counts and checksum. Lets the tests reach
+    /// the per-rule checks behind the checksum.
+    fn unchecked_file(rules: &[Rule], count_fix: impl FnOnce(&mut Header)) -> Vec<u8> {
+        let rb = Rulebase {
+            settings: settings(),
+            rules: rules.to_vec(),
+        };
+        let mut header = Header {
+            settings: settings(),
+            counts: rb.counts(),
+            rule_count: rules.len() as u64,
+        };
+        count_fix(&mut header);
+        let header = bincode_options(u64::MAX).serialize(&header).unwrap();
+        let payload = bincode_options(u64::MAX)
+            .serialize(&pack_rules(rules))
+            .unwrap();
+        assemble(&header, &payload)
+    }
+
+    fn assemble(header: &[u8], payload: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(header);
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(payload);
+        let crc = crc32(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    fn sample() -> Vec<Rule> {
+        let rb = Rulebase {
+            settings: settings(),
+            rules: vec![
+                order1(1, &[5]),
+                order1(0, &[0, 1]),
+                order1(2, &[2, 8]),
+                order1(3, &[0]),
+                order1(2, &[0, 8]),
+            ],
+        };
+        rb.normalized().unwrap().rules
+    }
+
+    #[test]
+    fn crc32_matches_the_standard_check_value() {
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(b""), 0);
+    }
+
+    #[test]
+    fn unchecked_file_of_valid_rules_loads() {
+        let rules = sample();
+        let bytes = unchecked_file(&rules, |_| {});
+        let rb = Rulebase::from_bytes(&bytes).unwrap();
+        assert_eq!(rb.rules, rules);
+        assert_eq!(bytes, rb.to_bytes());
+    }
+
+    fn invalid_rule(bytes: &[u8]) -> (usize, String) {
+        match Rulebase::from_bytes(bytes) {
+            Err(RulebaseError::InvalidRule { index, reason }) => (index, reason),
+            other => panic!("expected InvalidRule, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn rejects_unsorted_and_duplicate_rules() {
+        let mut rules = sample();
+        rules.swap(1, 2);
+        let (index, reason) = invalid_rule(&unchecked_file(&rules, |_| {}));
+        assert_eq!(index, 2);
+        assert!(reason.contains("out of order"), "{reason}");
+
+        // A duplicate cannot even be packed (it shares every symbol with
+        // its predecessor, and `shared` must be shorter than the pattern);
+        // `validate` names it.
+        let mut rules = sample();
+        rules.insert(1, rules[0].clone());
+        let rb = Rulebase {
+            settings: settings(),
+            rules,
+        };
+        match rb.validate() {
+            Err(RulebaseError::InvalidRule { index: 1, reason }) => {
+                assert!(reason.contains("duplicate of rule #0"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn rejects_non_canonical_rules() {
+        let rule = order1(1, &[5]);
+        // The closed cell on the right; its canonical image has it elsewhere.
+        assert_ne!(rule.canonical(), rule);
+        let (index, reason) = invalid_rule(&unchecked_file(&[rule], |_| {}));
+        assert_eq!(index, 0);
+        assert!(reason.contains("canonical"), "{reason}");
+    }
+
+    #[test]
+    fn rejects_structurally_invalid_rules() {
+        let good = order1(1, &[5]).canonical();
+        let closed = good.mine.trailing_zeros() as usize;
+        // (A conclusion on a non-Closed cell cannot even be written: only
+        // closed cells have safe/mine codes. `validate` covers it.)
+        let cases: Vec<(Rule, &str)> = vec![
+            // Forbidden with a conclusion.
+            (
+                Rule {
+                    kind: RuleKind::Forbidden,
+                    ..good.clone()
+                },
+                "forbidden rule carries",
+            ),
+            // Forced with nothing concluded.
+            (
+                Rule {
+                    mine: 0,
+                    ..good.clone()
+                },
+                "concludes nothing",
+            ),
+            // A focus value out of range (the 4-bit field holds up to 15).
+            (
+                {
+                    let mut r = good.clone();
+                    r.pattern.cells[4] = Number(12);
+                    r
+                },
+                "value 12",
+            ),
+            // A focus whose neighbour is not looked at.
+            (
+                {
+                    let mut r = good.clone();
+                    let corner = if closed == 0 { 8 } else { 0 };
+                    r.pattern.cells[corner] = Any;
+                    r
+                },
+                "Any",
+            ),
+            // A focus on the pattern's edge.
+            (
+                Rule {
+                    pattern: Pattern::new(1, 3, vec![Closed, Number(1), Open]),
+                    kind: RuleKind::Forced,
+                    safe: 0,
+                    mine: 1,
+                },
+                "outside the 1×3",
+            ),
+        ];
+        for (rule, want) in cases {
+            let (index, reason) = invalid_rule(&unchecked_file(&[rule], |_| {}));
+            assert_eq!(index, 0);
+            assert!(reason.contains(want), "{reason} (wanted {want})");
+        }
+    }
+
+    #[test]
+    fn rejects_wrong_header_counts() {
+        let rules = sample();
+        let bytes = unchecked_file(&rules, |h| h.counts[0].count += 1);
+        match Rulebase::from_bytes(&bytes) {
+            Err(RulebaseError::Corrupt { reason }) => {
+                assert!(reason.contains("counts"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // More rules announced than stored: the stream runs out.
+        let bytes = unchecked_file(&rules, |h| h.rule_count += 1);
+        match Rulebase::from_bytes(&bytes) {
+            Err(RulebaseError::Corrupt { reason }) => {
+                assert!(reason.contains("ends inside"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Fewer: bits are left over.
+        let bytes = unchecked_file(&rules, |h| h.rule_count -= 1);
+        match Rulebase::from_bytes(&bytes) {
+            Err(RulebaseError::Corrupt { reason }) => {
+                assert!(reason.contains("follow the last"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // A huge count must not allocate for it.
+        let bytes = unchecked_file(&rules, |h| h.rule_count = u64::MAX);
+        assert!(matches!(
+            Rulebase::from_bytes(&bytes),
+            Err(RulebaseError::Corrupt { .. })
+        ));
+    }
+
+    #[test]
+    fn rejects_non_canonical_encodings() {
+        let rules = sample();
+        let header = Header {
+            settings: settings(),
+            counts: Rulebase {
+                settings: settings(),
+                rules: rules.clone(),
+            }
+            .counts(),
+            rule_count: rules.len() as u64,
+        };
+        let header = bincode_options(u64::MAX).serialize(&header).unwrap();
+        let packed = pack_rules(&rules);
+        let corrupt_reason = |packed: &PackedRules| {
+            let payload = bincode_options(u64::MAX).serialize(packed).unwrap();
+            match Rulebase::from_bytes(&assemble(&header, &payload)) {
+                Err(RulebaseError::Corrupt { reason }) => reason,
+                other => panic!("{other:?}"),
+            }
+        };
+        // Padding bits set.
+        let mut p = PackedRules {
+            bit_len: packed.bit_len,
+            bytes: packed.bytes.clone(),
+        };
+        assert_ne!(p.bit_len % 8, 0, "sample must end mid-byte for this test");
+        *p.bytes.last_mut().unwrap() |= 0x80;
+        assert!(corrupt_reason(&p).contains("padding"));
+        // Byte count disagreeing with bit count.
+        let mut p = PackedRules {
+            bit_len: packed.bit_len,
+            bytes: packed.bytes.clone(),
+        };
+        p.bytes.push(0);
+        assert!(corrupt_reason(&p).contains("bytes for"));
+        // Re-encode the second rule with a shorter shared prefix (0).
+        let mut w = BitWriter::default();
+        let s0 = symbols_of(&rules[0]);
+        let s1 = symbols_of(&rules[1]);
+        let put_rule = |w: &mut BitWriter, rule: &Rule, syms: &[Symbol], prefix: Option<usize>| {
+            w.put((rule.kind == RuleKind::Forbidden) as u32, 1);
+            match prefix {
+                None => {
+                    w.put(0, 1);
+                    w.put(2, 3);
+                    w.put(2, 3);
+                }
+                Some(s) => {
+                    w.put(1, 1);
+                    w.put(s as u32, shared_bits(9));
+                }
+            }
+            for s in &syms[prefix.unwrap_or(0)..] {
+                w.put(s.code, CODE_BITS);
+                if s.code == CODE_NUMBER {
+                    w.put(s.value, VALUE_BITS);
+                }
+            }
+        };
+        put_rule(&mut w, &rules[0], &s0, None);
+        put_rule(&mut w, &rules[1], &s1, Some(0));
+        let mut one_header = Header {
+            settings: settings(),
+            counts: Rulebase {
+                settings: settings(),
+                rules: rules[..2].to_vec(),
+            }
+            .counts(),
+            rule_count: 2,
+        };
+        let payload = bincode_options(u64::MAX)
+            .serialize(&PackedRules {
+                bit_len: w.bit_len,
+                bytes: w.bytes.clone(),
+            })
+            .unwrap();
+        let h = bincode_options(u64::MAX).serialize(&one_header).unwrap();
+        match Rulebase::from_bytes(&assemble(&h, &payload)) {
+            Err(RulebaseError::Corrupt { reason }) => {
+                assert!(reason.contains("longest common prefix"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Restating the same shape instead of referring to it.
+        let mut w = BitWriter::default();
+        put_rule(&mut w, &rules[0], &s0, None);
+        put_rule(&mut w, &rules[1], &s1, None);
+        let payload = bincode_options(u64::MAX)
+            .serialize(&PackedRules {
+                bit_len: w.bit_len,
+                bytes: w.bytes,
+            })
+            .unwrap();
+        match Rulebase::from_bytes(&assemble(&h, &payload)) {
+            Err(RulebaseError::Corrupt { reason }) => {
+                assert!(reason.contains("repeats the previous"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // The reserved cell code.
+        let mut w = BitWriter::default();
+        w.put(0, 1);
+        w.put(0, 1);
+        w.put(0, 3);
+        w.put(0, 3);
+        w.put(7, 3);
+        one_header.rule_count = 1;
+        let h = bincode_options(u64::MAX).serialize(&one_header).unwrap();
+        let payload = bincode_options(u64::MAX)
+            .serialize(&PackedRules {
+                bit_len: w.bit_len,
+                bytes: w.bytes,
+            })
+            .unwrap();
+        match Rulebase::from_bytes(&assemble(&h, &payload)) {
+            Err(RulebaseError::Corrupt { reason }) => {
+                assert!(reason.contains("reserved"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn trailing_bytes_after_the_checksum() {
+        let rb = Rulebase {
+            settings: settings(),
+            rules: sample(),
+        };
+        let mut bytes = rb.to_bytes();
+        bytes.push(0);
+        match Rulebase::from_bytes(&bytes) {
+            Err(RulebaseError::Corrupt { reason }) => {
+                assert!(reason.contains("after the checksum"))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn is_canonical_agrees_with_canonical() {
+        for v in 0..4 {
+            for closed in [&[5][..], &[0, 1], &[2, 8], &[0, 1, 2], &[0, 8], &[3, 5]] {
+                for sym in 0..8 {
+                    let r = order1(v, closed).transform(sym);
+                    assert_eq!(is_canonical(&r), r.canonical() == r, "{r:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn write_is_atomic_and_reports_io_errors() {
+        let dir = std::env::temp_dir().join(format!("sapper-format-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.rules");
+        let rb = Rulebase {
+            settings: settings(),
+            rules: sample(),
+        };
+        rb.write(&path).unwrap();
+        assert_eq!(Rulebase::read(&path).unwrap(), rb);
+        // Overwrite in place; only the final file remains.
+        rb.write(&path).unwrap();
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("a.rules")]);
+        // A missing directory is an I/O error, not a panic.
+        let missing = dir.join("no-such-dir").join("b.rules");
+        assert!(matches!(rb.write(&missing), Err(RulebaseError::Io(_))));
+        assert!(matches!(
+            Rulebase::read(&missing),
+            Err(RulebaseError::Io(_))
+        ));
+        // A malformed rule is refused before anything is written.
+        let mut bad = rb.clone();
+        bad.rules[0].pattern.h = 0;
+        assert!(matches!(
+            bad.write(&path),
+            Err(RulebaseError::InvalidRule { index: 0, .. })
+        ));
+        assert_eq!(Rulebase::read(&path).unwrap(), rb);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

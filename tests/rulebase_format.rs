@@ -1,0 +1,991 @@
+//! The rulebase file format (`engine/src/rules/format.rs`), the independent
+//! rule verifier (`engine/src/rules/verify.rs`) and `sapper rules`.
+//!
+//! Test data comes from a small exhaustive generator written here
+//! ([`exhaustive_rules`]), independent of `sapper-synth` and of the
+//! verifier: the tests check that the two agree.
+//!
+//! The committed fixture `tests/fixtures/v1-small.rules` (format version 1:
+//! every order-1 rule in 3×3 windows, every order-2 rule of two horizontally
+//! adjacent foci in 3×4 windows) was generated with
+//!
+//! ```text
+//! cargo test --test rulebase_format -- --ignored regenerate_v1_small_fixture
+//! ```
+//!
+//! It must keep loading in every later version of sapper ("old files still
+//! load"); do not regenerate it after the format version moves past 1 — add
+//! a new fixture instead.
+
+use proptest::prelude::*;
+use sapper_engine::rules::format::{crc32, is_canonical, RulebaseError, FORMAT_VERSION, MAGIC};
+use sapper_engine::rules::verify::{check_structure, verify_rule, verify_rulebase};
+use sapper_engine::rules::{GeneratorSettings, Pattern, PatternCell, Rule, RuleKind, Rulebase};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use PatternCell::*;
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/v1-small.rules");
+
+// ---------------------------------------------------------------------------
+// Test data: an exhaustive generator over a fixed placement of foci.
+
+/// Every minimal rule whose foci sit at `foci` in an `h × w` window: each
+/// neighbour of a focus is `Closed` or `Open` (or `Wall`, for each of the 16
+/// ways the window can overhang the field's edges), each focus value is
+/// 0..=8. A conclusion is kept when it follows from all the foci together
+/// but from no proper subset of them (so the rule's order is `foci.len()`);
+/// a contradiction likewise. Conclusions are proven by enumerating every
+/// layout of the closed cells. Rules are returned canonical, sorted and
+/// distinct.
+fn exhaustive_rules(h: usize, w: usize, foci: &[(usize, usize)]) -> Vec<Rule> {
+    let m = foci.len();
+    assert!((1..=3).contains(&m));
+    let neighbours = |(r, c): (usize, usize)| {
+        let mut v = Vec::new();
+        for dr in -1isize..=1 {
+            for dc in -1isize..=1 {
+                if (dr, dc) != (0, 0) {
+                    let (r2, c2) = (r as isize + dr, c as isize + dc);
+                    assert!(r2 >= 0 && c2 >= 0 && (r2 as usize) < h && (c2 as usize) < w);
+                    v.push(r2 as usize * w + c2 as usize);
+                }
+            }
+        }
+        v
+    };
+    let focus_cells: Vec<usize> = foci.iter().map(|&(r, c)| r * w + c).collect();
+    let mut relevant = vec![false; h * w];
+    for &f in foci {
+        for n in neighbours(f) {
+            relevant[n] = true;
+        }
+    }
+    let mut rules = Vec::new();
+    for sides in 0..16u32 {
+        let is_wall = |i: usize| {
+            let (r, c) = (i / w, i % w);
+            (sides & 1 != 0 && r == 0)
+                || (sides & 2 != 0 && r == h - 1)
+                || (sides & 4 != 0 && c == 0)
+                || (sides & 8 != 0 && c == w - 1)
+        };
+        if focus_cells.iter().any(|&f| is_wall(f)) {
+            continue;
+        }
+        let free: Vec<usize> = (0..h * w)
+            .filter(|&i| relevant[i] && !is_wall(i) && !focus_cells.contains(&i))
+            .collect();
+        for closed_set in 0u32..1 << free.len() {
+            let closed: Vec<usize> = (0..free.len())
+                .filter(|&b| closed_set >> b & 1 == 1)
+                .map(|b| free[b])
+                .collect();
+            let k = closed.len();
+            let full = if k == 32 { u32::MAX } else { (1u32 << k) - 1 };
+            let focus_masks: Vec<u32> = foci
+                .iter()
+                .map(|&f| {
+                    let ns = neighbours(f);
+                    (0..k)
+                        .filter(|&j| ns.contains(&closed[j]))
+                        .fold(0, |a, j| a | 1 << j)
+                })
+                .collect();
+            // For each subset S of the foci (bit mask), the layouts grouped
+            // by the sums of the foci in S: (AND, OR) of the layouts.
+            let mut by_subset: Vec<HashMap<[u8; 3], (u32, u32)>> = vec![HashMap::new(); 1 << m];
+            for layout in 0..=full {
+                let sums: Vec<u8> = focus_masks
+                    .iter()
+                    .map(|&fm| (layout & fm).count_ones() as u8)
+                    .collect();
+                for (s, map) in by_subset.iter_mut().enumerate() {
+                    let mut key = [u8::MAX; 3];
+                    for i in 0..m {
+                        if s >> i & 1 == 1 {
+                            key[i] = sums[i];
+                        }
+                    }
+                    let e = map.entry(key).or_insert((full, 0));
+                    e.0 &= layout;
+                    e.1 |= layout;
+                }
+            }
+            let forced_bits = |s: usize, values: &[u8]| {
+                let mut key = [u8::MAX; 3];
+                for i in 0..m {
+                    if s >> i & 1 == 1 {
+                        key[i] = values[i];
+                    }
+                }
+                by_subset[s].get(&key).map(|&(and, or)| (and, !or & full))
+            };
+            for tuple in 0..9usize.pow(m as u32) {
+                let values: Vec<u8> = (0..m)
+                    .map(|i| (tuple / 9usize.pow(i as u32) % 9) as u8)
+                    .collect();
+                let all = (1 << m) - 1;
+                let proper_ok = (1..all).all(|s| forced_bits(s, &values).is_some());
+                let kind;
+                let (mut mines, mut safes) = (0u32, 0u32);
+                match forced_bits(all, &values) {
+                    None if proper_ok => kind = RuleKind::Forbidden,
+                    None => continue,
+                    Some((and, not_or)) => {
+                        // Forced by all foci, minus what a proper subset
+                        // already forces.
+                        mines = and;
+                        safes = not_or;
+                        for s in 1..all {
+                            let (a, n) = forced_bits(s, &values).expect("superset is feasible");
+                            mines &= !a;
+                            safes &= !n;
+                        }
+                        if mines | safes == 0 {
+                            continue;
+                        }
+                        kind = RuleKind::Forced;
+                    }
+                }
+                let mut cells = vec![Any; h * w];
+                for i in 0..h * w {
+                    if relevant[i] {
+                        cells[i] = if is_wall(i) { Wall } else { Open };
+                    }
+                }
+                for &c in &closed {
+                    cells[c] = Closed;
+                }
+                for (f, &v) in focus_cells.iter().zip(&values) {
+                    cells[*f] = Number(v);
+                }
+                let (mut safe, mut mine) = (0u64, 0u64);
+                for (j, &c) in closed.iter().enumerate() {
+                    safe |= ((safes >> j & 1) as u64) << c;
+                    mine |= ((mines >> j & 1) as u64) << c;
+                }
+                let rule = Rule {
+                    pattern: Pattern::new(h as u8, w as u8, cells),
+                    kind,
+                    safe,
+                    mine,
+                };
+                rules.push(rule.canonical());
+            }
+        }
+    }
+    rules.sort_unstable();
+    rules.dedup();
+    rules
+}
+
+fn settings(generator: &str, max_order: u8, max_window: u8) -> GeneratorSettings {
+    GeneratorSettings {
+        max_order,
+        max_window,
+        generator: generator.to_string(),
+        notes: vec![format!("test data: {generator}")],
+    }
+}
+
+/// The fixture's contents: every order-1 rule (3×3) and every order-2 rule
+/// of two horizontally adjacent foci (3×4).
+fn small_rulebase() -> Rulebase {
+    let mut rules = exhaustive_rules(3, 3, &[(1, 1)]);
+    rules.extend(exhaustive_rules(3, 4, &[(1, 1), (1, 2)]));
+    let mut settings = settings("rulebase_format test generator", 2, 4);
+    settings.notes = vec![
+        "order 1: 3x3, every Closed/Open/Wall neighbourhood".to_string(),
+        "order 2: 3x4, two horizontally adjacent foci".to_string(),
+    ];
+    Rulebase { settings, rules }
+        .normalized()
+        .expect("generator makes well-formed rules")
+}
+
+/// A scratch file path for `name`, under cargo's per-target scratch
+/// directory (`target/tmp`), unique to this test process.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("rulebase-format-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Writes the fixture. Run by hand (see the module docs), never in CI.
+#[test]
+#[ignore = "regenerates tests/fixtures/v1-small.rules"]
+fn regenerate_v1_small_fixture() {
+    assert_eq!(
+        FORMAT_VERSION, 1,
+        "v1-small is a version-1 fixture; add a new one instead"
+    );
+    let rb = small_rulebase();
+    assert!(verify_rulebase(&rb).is_empty());
+    std::fs::create_dir_all(Path::new(FIXTURE).parent().unwrap()).unwrap();
+    rb.write(FIXTURE).unwrap();
+    eprintln!(
+        "wrote {} rules, {} bytes",
+        rb.rules.len(),
+        std::fs::metadata(FIXTURE).unwrap().len()
+    );
+}
+
+/// Size of a bigger, realistic rulebase (orders 1–3 over several foci
+/// placements, a few hundred thousand rules): run with `--ignored
+/// --nocapture` to print bytes per rule.
+#[test]
+#[ignore = "slow measurement: cargo test --test rulebase_format -- --ignored --nocapture measure"]
+fn measure_bytes_per_rule() {
+    // (h, w, foci) of each window.
+    type Placement = (usize, usize, &'static [(usize, usize)]);
+    let placements: [Placement; 10] = [
+        (3, 3, &[(1, 1)]),
+        (3, 4, &[(1, 1), (1, 2)]),
+        (4, 4, &[(1, 1), (2, 2)]),
+        (3, 5, &[(1, 1), (1, 3)]),
+        (4, 5, &[(1, 1), (2, 3)]),
+        (5, 5, &[(1, 1), (3, 3)]),
+        (3, 5, &[(1, 1), (1, 2), (1, 3)]),
+        (4, 4, &[(1, 1), (1, 2), (2, 2)]),
+        (4, 5, &[(1, 1), (1, 2), (2, 3)]),
+        (3, 6, &[(1, 1), (1, 2), (1, 4)]),
+    ];
+    let mut all = Vec::new();
+    for (h, w, foci) in placements {
+        let rules = exhaustive_rules(h, w, foci);
+        let rb = Rulebase {
+            settings: settings("measure", foci.len() as u8, h.max(w) as u8),
+            rules: rules.clone(),
+        };
+        let bytes = rb.to_bytes();
+        eprintln!(
+            "{h}×{w} foci {foci:?}: {} rules, {} bytes, {:.2} bytes/rule",
+            rules.len(),
+            bytes.len(),
+            bytes.len() as f64 / rules.len() as f64
+        );
+        all.extend(rules);
+    }
+    let rb = Rulebase {
+        settings: settings("measure", 3, 6),
+        rules: all,
+    }
+    .normalized()
+    .unwrap();
+    let bytes = rb.to_bytes();
+    let per_rule = bytes.len() as f64 / rb.rules.len() as f64;
+    eprintln!(
+        "all: {} rules, {} bytes, {per_rule:.2} bytes/rule",
+        rb.rules.len(),
+        bytes.len()
+    );
+    if let Ok(path) = std::env::var("SAPPER_MEASURE_OUT") {
+        std::fs::write(path, &bytes).unwrap();
+    }
+    let start = std::time::Instant::now();
+    let back = Rulebase::from_bytes(&bytes).unwrap();
+    eprintln!("from_bytes: {:?}", start.elapsed());
+    assert_eq!(back, rb);
+    let start = std::time::Instant::now();
+    assert!(verify_rulebase(&rb).is_empty());
+    eprintln!("verify_rulebase (one thread): {:?}", start.elapsed());
+    assert!(per_rule <= 16.0, "{per_rule} bytes per rule");
+}
+
+fn fixture_bytes() -> Vec<u8> {
+    std::fs::read(FIXTURE).expect("tests/fixtures/v1-small.rules is committed")
+}
+
+// ---------------------------------------------------------------------------
+// Old files still load.
+
+#[test]
+fn v1_small_fixture_still_loads() {
+    let rb = Rulebase::read(FIXTURE).expect("the version-1 fixture must keep loading");
+    // Exactly what the generator produced when the fixture was written.
+    assert_eq!(rb, small_rulebase());
+    let counts: Vec<(u8, u8, RuleKind)> = rb
+        .counts()
+        .iter()
+        .map(|c| (c.order, c.window, c.kind))
+        .collect();
+    assert_eq!(
+        counts,
+        vec![
+            (1, 3, RuleKind::Forced),
+            (1, 3, RuleKind::Forbidden),
+            (2, 4, RuleKind::Forced),
+            (2, 4, RuleKind::Forbidden),
+        ]
+    );
+    assert_eq!(verify_rulebase(&rb), vec![]);
+}
+
+#[test]
+fn version_1_encoding_is_stable() {
+    // While this build writes version 1, it must write the fixture's bytes
+    // exactly: any change to the encoding needs a version bump.
+    if FORMAT_VERSION == 1 {
+        let rb = Rulebase::read(FIXTURE).unwrap();
+        assert!(
+            rb.to_bytes() == fixture_bytes(),
+            "version-1 encoding changed"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The generator and the verifier agree.
+
+#[test]
+fn generated_rules_verify_and_wrong_conclusions_are_refuted() {
+    let rb = small_rulebase();
+    assert_eq!(rb.rules.len(), 4952);
+    let mut refuted = 0;
+    for rule in &rb.rules {
+        assert_eq!(verify_rule(rule), Ok(()), "{:?}", rule.rows());
+        match rule.kind {
+            RuleKind::Forced => {
+                // Flip each concluded cell in turn: safe ⇄ mine.
+                for i in 0..64 {
+                    let bit = 1u64 << i;
+                    if (rule.safe | rule.mine) & bit == 0 {
+                        continue;
+                    }
+                    let flipped = Rule {
+                        safe: rule.safe ^ bit,
+                        mine: rule.mine ^ bit,
+                        ..rule.clone()
+                    };
+                    let err = verify_rule(&flipped).expect_err("flipped conclusion must fail");
+                    assert!(
+                        err.contains(&format!(
+                            "({},{})",
+                            i / rule.pattern.w as usize,
+                            i % rule.pattern.w as usize
+                        )),
+                        "{err}"
+                    );
+                    refuted += 1;
+                }
+                // A forced pattern is satisfiable, so it is not forbidden.
+                let as_forbidden = Rule {
+                    kind: RuleKind::Forbidden,
+                    safe: 0,
+                    mine: 0,
+                    ..rule.clone()
+                };
+                assert!(verify_rule(&as_forbidden).is_err());
+            }
+            RuleKind::Forbidden => {
+                // Any conclusion over an impossible pattern is vacuous, and
+                // the verifier says so rather than accepting it.
+                let closed = rule.pattern.cells.iter().position(|&c| c == Closed);
+                if let Some(i) = closed {
+                    let forced = Rule {
+                        kind: RuleKind::Forced,
+                        mine: 1 << i,
+                        ..rule.clone()
+                    };
+                    assert!(verify_rule(&forced).is_err());
+                }
+            }
+        }
+    }
+    assert!(refuted > 1000, "{refuted}");
+}
+
+#[test]
+fn verify_rule_rejects_a_rule_with_a_safe_flipped_to_mine() {
+    // `..s` / `.0.`: a 0 makes its closed neighbour safe; claiming a mine is
+    // wrong, and claiming the cell of a 1 with two closed cells is unproven.
+    let rows = |rows: &[&str], kind| {
+        let mut cells = Vec::new();
+        let (mut safe, mut mine) = (0, 0);
+        for (i, ch) in rows.concat().chars().enumerate() {
+            cells.push(match ch {
+                '?' => Closed,
+                's' => {
+                    safe |= 1 << i;
+                    Closed
+                }
+                'm' => {
+                    mine |= 1 << i;
+                    Closed
+                }
+                '.' => Open,
+                '#' => Wall,
+                '_' => Any,
+                d => Number(d.to_digit(10).unwrap() as u8),
+            });
+        }
+        Rule {
+            pattern: Pattern::new(rows.len() as u8, rows[0].len() as u8, cells),
+            kind,
+            safe,
+            mine,
+        }
+    };
+    assert_eq!(
+        verify_rule(&rows(&["..s", ".0.", "..."], RuleKind::Forced)),
+        Ok(())
+    );
+    assert!(verify_rule(&rows(&["..m", ".0.", "..."], RuleKind::Forced)).is_err());
+    assert!(verify_rule(&rows(&["..m", ".1?", "..."], RuleKind::Forced)).is_err());
+    // The 1-1 at a wall: the third cell along is safe.
+    let one_one = rows(&["####", "#11.", "#??s", "#___"], RuleKind::Forced);
+    assert_eq!(verify_rule(&one_one), Ok(()));
+    let wrong = Rule {
+        safe: 0,
+        mine: one_one.safe,
+        ..one_one.clone()
+    };
+    assert!(verify_rule(&wrong).unwrap_err().contains("concluded mine"));
+}
+
+// ---------------------------------------------------------------------------
+// Round trip and determinism.
+
+/// A random *sound* order-1 rule: a 3×3 pattern, `Number(v)` in the middle,
+/// random Closed/Open/Wall neighbours, and the conclusion worked out here:
+/// `v` above the closed count is forbidden, `v = 0` makes every closed
+/// neighbour safe, `v` = the closed count makes every one a mine (a random
+/// non-empty subset of them is concluded).
+fn arb_order1_rule() -> impl Strategy<Value = Rule> {
+    (prop::collection::vec(0u8..3, 8), 0u8..=8, any::<u64>()).prop_filter_map(
+        "no conclusion",
+        |(neighbours, v, subset)| {
+            let mut cells = vec![Open; 9];
+            let mut closed_mask = 0u64;
+            let mut k = 0;
+            for (j, code) in neighbours.into_iter().enumerate() {
+                let i = if j < 4 { j } else { j + 1 };
+                cells[i] = [Closed, Open, Wall][code as usize];
+                if code == 0 {
+                    closed_mask |= 1 << i;
+                    k += 1;
+                }
+            }
+            cells[4] = Number(v);
+            let chosen = subset & closed_mask;
+            let chosen = if chosen == 0 { closed_mask } else { chosen };
+            let (kind, safe, mine) = if v > k {
+                (RuleKind::Forbidden, 0, 0)
+            } else if k > 0 && v == 0 {
+                (RuleKind::Forced, chosen, 0)
+            } else if k > 0 && v == k {
+                (RuleKind::Forced, 0, chosen)
+            } else {
+                return None;
+            };
+            Some(Rule {
+                pattern: Pattern::new(3, 3, cells),
+                kind,
+                safe,
+                mine,
+            })
+        },
+    )
+}
+
+/// A random well-formed rule of any shape up to 8×8 (not necessarily
+/// sound: the format stores any well-formed rule).
+fn arb_well_formed_rule() -> impl Strategy<Value = Rule> {
+    (3u8..=8, 3u8..=8)
+        .prop_flat_map(|(h, w)| {
+            let n = h as usize * w as usize;
+            (
+                Just((h, w)),
+                prop::collection::vec((0u8..12, 0u8..=8), n),
+                any::<u64>(),
+                any::<u64>(),
+                any::<bool>(),
+            )
+        })
+        .prop_filter_map("no focus", |((h, w), raw, s, m, forbidden)| {
+            let (hh, ww) = (h as usize, w as usize);
+            let mut cells: Vec<PatternCell> = raw
+                .iter()
+                .map(|&(code, v)| match code {
+                    0 => Any,
+                    1 | 2 => Wall,
+                    3..=5 => Open,
+                    6..=9 => Closed,
+                    _ => Number(v),
+                })
+                .collect();
+            // A focus needs all 8 neighbours inside and looked at.
+            for i in 0..cells.len() {
+                if let Number(_) = cells[i] {
+                    let (r, c) = (i / ww, i % ww);
+                    let ok = r >= 1 && c >= 1 && r + 1 < hh && c + 1 < ww && {
+                        (r - 1..=r + 1)
+                            .all(|r2| (c - 1..=c + 1).all(|c2| cells[r2 * ww + c2] != Any))
+                    };
+                    if !ok {
+                        cells[i] = Closed;
+                    }
+                }
+            }
+            if !cells.iter().any(|c| matches!(c, Number(_))) {
+                return None;
+            }
+            let closed = cells
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c == Closed)
+                .fold(0u64, |a, (i, _)| a | 1 << i);
+            let (kind, safe, mine) = if forbidden || closed == 0 {
+                (RuleKind::Forbidden, 0, 0)
+            } else {
+                let safe = s & closed;
+                let mine = m & closed & !safe;
+                if safe | mine == 0 {
+                    (RuleKind::Forced, 0, closed & closed.wrapping_neg())
+                } else {
+                    (RuleKind::Forced, safe, mine)
+                }
+            };
+            let rule = Rule {
+                pattern: Pattern::new(h, w, cells),
+                kind,
+                safe,
+                mine,
+            };
+            assert_eq!(check_structure(&rule), Ok(()));
+            Some(rule)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn sound_order1_rules_round_trip(rules in prop::collection::vec(arb_order1_rule(), 0..40)) {
+        for r in &rules {
+            prop_assert_eq!(verify_rule(r), Ok(()));
+        }
+        let rb = Rulebase { settings: settings("proptest", 1, 3), rules };
+        let bytes = rb.to_bytes();
+        let back = Rulebase::from_bytes(&bytes).unwrap();
+        prop_assert_eq!(&back, &rb.normalized().unwrap());
+        prop_assert_eq!(back.to_bytes(), bytes);
+        prop_assert!(verify_rulebase(&back).is_empty());
+    }
+
+    #[test]
+    fn well_formed_rules_round_trip(
+        rules in prop::collection::vec(arb_well_formed_rule(), 0..30),
+        syms in prop::collection::vec(0usize..8, 30),
+    ) {
+        let rb = Rulebase { settings: settings("proptest", 3, 8), rules };
+        let bytes = rb.to_bytes();
+        let back = Rulebase::from_bytes(&bytes).unwrap();
+        prop_assert_eq!(back.rules.len(), {
+            let mut c: Vec<Rule> = rb.rules.iter().map(Rule::canonical).collect();
+            c.sort();
+            c.dedup();
+            c.len()
+        });
+        prop_assert_eq!(&back, &rb.normalized().unwrap());
+        prop_assert_eq!(back.to_bytes(), bytes.clone());
+        // The bytes depend only on the rules up to symmetry and order.
+        let mut shuffled: Vec<Rule> = rb.rules.iter().zip(&syms).map(|(r, &s)| r.transform(s)).collect();
+        shuffled.reverse();
+        let other = Rulebase { settings: rb.settings.clone(), rules: shuffled };
+        prop_assert_eq!(other.to_bytes(), bytes);
+    }
+
+    #[test]
+    fn is_canonical_agrees_with_canonical(rule in arb_well_formed_rule(), sym in 0usize..8) {
+        let r = rule.transform(sym);
+        prop_assert_eq!(is_canonical(&r), r.canonical() == r);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let _ = Rulebase::from_bytes(&bytes);
+        let mut with_magic = MAGIC.to_vec();
+        with_magic.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        with_magic.extend_from_slice(&bytes);
+        let _ = Rulebase::from_bytes(&with_magic);
+    }
+
+    /// Mutations behind a *valid* checksum reach the header and payload
+    /// decoders and the rule checks: still an error or a valid rulebase,
+    /// never a panic.
+    #[test]
+    fn mutations_with_a_fixed_checksum_never_panic(
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+    ) {
+        let mut bytes = small_order1_bytes();
+        let body = bytes.len() - 4;
+        for (at, value) in edits {
+            let i = 12 + at.index(body - 12);
+            bytes[i] = value;
+        }
+        let crc = crc32(&bytes[..body]);
+        bytes[body..].copy_from_slice(&crc.to_le_bytes());
+        if let Ok(rb) = Rulebase::from_bytes(&bytes) {
+            // Whatever loads is a valid rulebase that writes back the same.
+            prop_assert!(rb.validate().is_ok());
+            prop_assert_eq!(rb.to_bytes(), bytes);
+        }
+    }
+}
+
+/// The order-1 rules alone (≈1.2 KB), for the byte-by-byte tests.
+fn small_order1_bytes() -> Vec<u8> {
+    Rulebase {
+        settings: settings("order 1", 1, 3),
+        rules: exhaustive_rules(3, 3, &[(1, 1)]),
+    }
+    .to_bytes()
+}
+
+// ---------------------------------------------------------------------------
+// Damaged files: clear errors, never a panic.
+
+#[test]
+fn every_truncation_is_an_error() {
+    for bytes in [small_order1_bytes(), fixture_bytes()] {
+        for len in 0..bytes.len() {
+            match Rulebase::from_bytes(&bytes[..len]) {
+                Err(RulebaseError::Truncated { .. }) => {}
+                other => panic!("prefix of {len} bytes: {other:?}"),
+            }
+        }
+        assert!(Rulebase::from_bytes(&bytes).is_ok());
+    }
+}
+
+#[test]
+fn every_single_byte_corruption_is_an_error() {
+    let bytes = small_order1_bytes();
+    let header_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let payload_len_at = 16 + header_len;
+    let length_fields = [12..16, payload_len_at..payload_len_at + 4];
+    for i in 0..bytes.len() {
+        for flip in [0x01u8, 0x80, 0xFF] {
+            let mut bad = bytes.clone();
+            bad[i] ^= flip;
+            let result = Rulebase::from_bytes(&bad);
+            match (i, &result) {
+                (0..8, Err(RulebaseError::BadMagic)) => {}
+                (8..12, Err(RulebaseError::UnsupportedVersion { .. })) => {}
+                // A damaged length misplaces the sections: the file looks
+                // truncated or has bytes left over.
+                (_, Err(RulebaseError::Truncated { .. } | RulebaseError::Corrupt { .. }))
+                    if length_fields.iter().any(|f| f.contains(&i)) => {}
+                (_, Err(RulebaseError::ChecksumMismatch { .. })) if i >= 16 => {}
+                _ => panic!("byte {i} ^ {flip:#x}: {result:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn wrong_magic_is_rejected() {
+    let mut bytes = small_order1_bytes();
+    bytes[..8].copy_from_slice(b"PK\x03\x04ZIPX");
+    let err = Rulebase::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, RulebaseError::BadMagic));
+    assert!(err.to_string().contains("not a sapper rulebase"), "{err}");
+    // Short garbage is not a rulebase either; a short prefix of the magic
+    // is a truncated one.
+    assert!(matches!(
+        Rulebase::from_bytes(b"hello"),
+        Err(RulebaseError::BadMagic)
+    ));
+    assert!(matches!(
+        Rulebase::from_bytes(b"SAPP"),
+        Err(RulebaseError::Truncated {
+            what: "magic bytes",
+            offset: 0
+        })
+    ));
+    assert!(matches!(
+        Rulebase::from_bytes(b""),
+        Err(RulebaseError::Truncated { .. })
+    ));
+}
+
+#[test]
+fn future_version_is_a_clear_error() {
+    let mut bytes = small_order1_bytes();
+    bytes[8..12].copy_from_slice(&99u32.to_le_bytes());
+    let path = scratch("future.rules");
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Rulebase::read(&path).unwrap_err();
+    assert!(matches!(
+        err,
+        RulebaseError::UnsupportedVersion {
+            found: 99,
+            supported: 1
+        }
+    ));
+    assert_eq!(
+        err.to_string(),
+        "rulebase format version 99 is newer than this sapper supports (1); regenerate it or upgrade"
+    );
+    bytes[8..12].copy_from_slice(&0u32.to_le_bytes());
+    let err = Rulebase::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(
+        err,
+        RulebaseError::UnsupportedVersion { found: 0, .. }
+    ));
+    assert!(
+        err.to_string().contains("version 0 is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
+fn checksum_error_names_both_values() {
+    let mut bytes = small_order1_bytes();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    let err = Rulebase::from_bytes(&bytes).unwrap_err();
+    assert!(
+        err.to_string().starts_with("checksum mismatch (stored 0x"),
+        "{err}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// `sapper rules`.
+
+fn sapper(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sapper"))
+        .args(args)
+        .output()
+        .expect("run sapper");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8(out.stdout).unwrap(),
+        stderr,
+    )
+}
+
+#[test]
+fn cli_info() {
+    let (code, out, err) = sapper(&["rules", "info", FIXTURE]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("rules:          4952"), "{out}");
+    assert!(
+        out.contains("generator:      rulebase_format test generator"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "file size:      {} bytes (format version 1)",
+            fixture_bytes().len()
+        )),
+        "{out}"
+    );
+    let rb = small_rulebase();
+    let c = rb.counts();
+    let forced2 = c
+        .iter()
+        .find(|e| (e.order, e.window, e.kind) == (2, 4, RuleKind::Forced))
+        .unwrap()
+        .count;
+    let forbidden2 = c
+        .iter()
+        .find(|e| (e.order, e.window, e.kind) == (2, 4, RuleKind::Forbidden))
+        .unwrap()
+        .count;
+    let row = format!(
+        "{:>5}  {:>6}  {forced2:>9}  {forbidden2:>9}  {:>9}",
+        2,
+        4,
+        forced2 + forbidden2
+    );
+    assert!(out.contains(&row), "{row}\n{out}");
+
+    let (code, out, _) = sapper(&["rules", "info", FIXTURE, "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["rule_count"], 4952);
+    assert_eq!(v["format_version"], 1);
+    assert_eq!(v["settings"]["max_order"], 2);
+    let counts = v["counts"].as_array().unwrap();
+    assert_eq!(counts.len(), 4);
+    assert_eq!(counts[2]["kind"], "forced");
+    assert_eq!(counts[2]["count"], forced2);
+    let total: u64 = counts.iter().map(|c| c["count"].as_u64().unwrap()).sum();
+    assert_eq!(total, 4952);
+}
+
+#[test]
+fn cli_show() {
+    let rb = small_rulebase();
+    let (code, out, _) = sapper(&["rules", "show", FIXTURE, "--order", "2", "--limit", "3"]);
+    assert_eq!(code, 0);
+    let first2 = rb.rules.iter().position(|r| r.order() == 2).unwrap();
+    let r = &rb.rules[first2];
+    let mut expected = format!(
+        "rule #{first2}: order 2, window 4, {} (3×4)\n",
+        if r.kind == RuleKind::Forced {
+            "forced"
+        } else {
+            "forbidden"
+        }
+    );
+    for row in r.rows() {
+        expected += &format!("  {row}\n");
+    }
+    assert!(out.starts_with(&expected), "{expected}\n---\n{out}");
+    assert_eq!(out.matches("rule #").count(), 3);
+    assert!(out.contains("showing 3 of 4401 matching rules"), "{out}");
+
+    let (code, out, _) = sapper(&[
+        "rules",
+        "show",
+        FIXTURE,
+        "--kind",
+        "forbidden",
+        "--window",
+        "3",
+        "--limit",
+        "0",
+    ]);
+    assert_eq!(code, 0);
+    let n = rb
+        .rules
+        .iter()
+        .filter(|r| r.window() == 3 && r.kind == RuleKind::Forbidden)
+        .count();
+    assert_eq!(out.matches("rule #").count(), n);
+    assert!(out.ends_with(&format!("{n} matching rules\n")), "{out}");
+}
+
+#[test]
+fn cli_verify() {
+    let (code, out, err) = sapper(&["rules", "verify", FIXTURE]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("verified 4952 rules: all sound"), "{out}");
+
+    // An unsound rule in an otherwise valid file: named, exit 1.
+    let mut rb = small_rulebase();
+    let i = rb
+        .rules
+        .iter()
+        .position(|r| r.kind == RuleKind::Forced && r.safe != 0)
+        .unwrap();
+    let bit = rb.rules[i].safe & rb.rules[i].safe.wrapping_neg();
+    rb.rules[i].safe ^= bit;
+    rb.rules[i].mine ^= bit;
+    let rb = rb.normalized().unwrap();
+    let bad_index = verify_rulebase(&rb)[0].0;
+    let path = scratch("unsound.rules");
+    rb.write(&path).unwrap();
+    let path = path.to_str().unwrap();
+    let (code, out, err) = sapper(&["rules", "verify", path]);
+    assert_eq!(code, 1);
+    assert!(out.contains(&format!("FAILED rule #{bad_index}:")), "{out}");
+    assert!(out.contains("concluded mine but is safe"), "{out}");
+    assert!(out.contains("1 failed, 4951 sound"), "{out}");
+    assert!(
+        err.contains(path) && err.contains(&format!("rule #{bad_index}")),
+        "{err}"
+    );
+}
+
+#[test]
+fn cli_export() {
+    let rb = small_rulebase();
+    let (code, out, _) = sapper(&["rules", "export", FIXTURE, "--json"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), rb.rules.len());
+    for (line, rule) in lines.iter().zip(&rb.rules) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["order"], rule.order());
+        assert_eq!(
+            v["kind"],
+            if rule.kind == RuleKind::Forced {
+                "forced"
+            } else {
+                "forbidden"
+            }
+        );
+        assert_eq!(v["pattern"], serde_json::json!(rule.rows()));
+    }
+    // Keys in the documented order.
+    assert!(
+        lines[0].starts_with("{\"order\":1,\"kind\":\""),
+        "{}",
+        lines[0]
+    );
+    // --json is required.
+    let (code, _, err) = sapper(&["rules", "export", FIXTURE]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--json"), "{err}");
+    let (code, out, _) = sapper(&["rules", "export", FIXTURE, "--json", "--order", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 551);
+}
+
+#[test]
+fn cli_bad_files() {
+    let mut bytes = fixture_bytes();
+    bytes[1000] ^= 0x40;
+    let corrupt = scratch("corrupt.rules");
+    std::fs::write(&corrupt, &bytes).unwrap();
+    let truncated = scratch("truncated.rules");
+    std::fs::write(&truncated, &fixture_bytes()[..5000]).unwrap();
+    let missing = scratch("missing.rules");
+    let cases = [
+        (corrupt.to_str().unwrap(), "checksum mismatch"),
+        (
+            truncated.to_str().unwrap(),
+            "truncated file: the payload at byte",
+        ),
+        (missing.to_str().unwrap(), "No such file"),
+        (env!("CARGO_MANIFEST_DIR"), "directory"),
+    ];
+    for (path, reason) in cases {
+        for sub in ["info", "show", "verify", "export"] {
+            let mut args = vec!["rules", sub, path];
+            if sub == "export" {
+                args.push("--json");
+            }
+            let (code, out, err) = sapper(&args);
+            assert_eq!(code, 2, "{sub} {path}: {err}");
+            assert!(out.is_empty(), "{out}");
+            assert!(
+                err.starts_with(&format!("sapper: error: {path}: ")),
+                "{err}"
+            );
+            assert!(err.contains(reason), "{sub} {path}: {err}");
+        }
+    }
+}
+
+#[test]
+fn cli_closed_pipe_is_not_an_error() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // The export (≈250 KB) is larger than a pipe buffer, so the child is
+    // still writing when the reader goes away.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sapper"))
+        .args(["rules", "export", FIXTURE, "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stderr, "");
+    assert!(first.starts_with(b"{\"order\":1"));
+}
