@@ -12,7 +12,7 @@ use hyp_boards::{
 };
 use proptest::prelude::*;
 use sapper_engine::methods::hypotheses;
-use sapper_engine::{brute, Board, Cell, Forced, Value};
+use sapper_engine::{brute, Board, Cell, Value};
 
 /// Runs hypotheses on the board and compares with brute force.
 fn check_exact(board: &Board) -> Result<(), TestCaseError> {
@@ -34,9 +34,11 @@ fn check_exact(board: &Board) -> Result<(), TestCaseError> {
             }
             prop_assert!(!c.reason.is_empty());
         }
-        (Some(expected), Err(c)) => return Err(TestCaseError::fail(format!(
+        (Some(expected), Err(c)) => {
+            return Err(TestCaseError::fail(format!(
             "hypotheses reports {c:?} but brute finds layouts (forced {expected:?}) on {board:?}"
-        ))),
+        )))
+        }
         (None, Ok(())) => {
             return Err(TestCaseError::fail(format!(
                 "no layout exists but hypotheses found {out:?} on {board:?}"
@@ -137,11 +139,36 @@ proptest! {
         for out in [&forced_with, &forced_without] {
             prop_assert!(out.windows(2).all(|p| p[0].cell < p[1].cell));
         }
-        // The true layout itself is a solution, so no closed cell may be
-        // forced to the value opposite to the truth; and the flags plus the
-        // forced mines never exceed the total.
+        // The flags plus the forced mines never exceed the total.
         let forced_mines = forced_with.iter().filter(|f| f.value == Value::Mine).count() as u32;
         prop_assert!(with_total.known_mines() + forced_mines <= 99);
-        let _: &[Forced] = &forced_with;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Real size, beyond brute force, where components exceed 64 cells
+    /// (multi-word count sets): the backward pass (which cells are forced)
+    /// must agree with the forward pass (which boards are consistent). For
+    /// every closed cell, fixing it to a value gives a consistent board iff
+    /// the cell was not forced to the other value.
+    #[test]
+    fn forced_cells_agree_with_consistency_checks(seed in any::<u64>(), clicks in 20usize..120, total in any::<bool>()) {
+        let (board, _) = real_size(seed, clicks, 0, total);
+        let mut forced = Vec::new();
+        hypotheses::find(&board, None, &mut forced)
+            .map_err(|c| TestCaseError::fail(format!("contradiction on a real layout: {c:?}")))?;
+        let closed: Vec<u32> = (0..board.grid().len() as u32).filter(|&i| board.cell(i).is_unknown()).collect();
+        for &cell in &closed {
+            let forced_value = forced.iter().find(|f| f.cell == cell).map(|f| f.value);
+            for (value, state) in [(Value::Mine, Cell::Mine), (Value::Safe, Cell::Safe)] {
+                let mut fixed = board.clone();
+                fixed.set(cell, state);
+                let consistent = hypotheses::find(&fixed, None, &mut Vec::new()).is_ok();
+                let expected = forced_value.is_none() || forced_value == Some(value);
+                prop_assert_eq!(consistent, expected, "cell {} = {:?} (forced {:?})", cell, value, forced_value);
+            }
+        }
     }
 }

@@ -26,9 +26,10 @@
 //!    spans two of them, so their solutions combine freely except through
 //!    the global count.
 //! 3. **Per component, a dynamic programme along a path decomposition.** The
-//!    component's cells are put in an elimination order (a breadth-first
-//!    sweep from a peripheral cell, refined greedily so few equations are
-//!    open at once). Deciding the cells one by one in that order, the only
+//!    component's cells are put in an elimination order (greedy from a
+//!    peripheral cell, always taking the neighbour that grows the bound on
+//!    the states least; or a straight row / column sweep when its estimated
+//!    cost is lower). Deciding the cells one by one in that order, the only
 //!    thing the future needs to know about the past is, for every *active*
 //!    equation (some cells decided, some not), its partial sum; the state is
 //!    that vector of partial sums. A state is dropped as soon as an active
@@ -91,6 +92,8 @@ pub struct Profile {
     pub largest_layer: usize,
     /// States over all layers and components.
     pub states: usize,
+    /// Most equations active at once (the key width) in any component.
+    pub widest_key: usize,
     /// True when the global count could bind (the outer count programme ran).
     pub count_binds: bool,
 }
@@ -121,10 +124,11 @@ pub fn find_profiled(board: &Board, out: &mut Vec<Forced>) -> Result<Profile, Co
     for component in &components {
         let dp = ComponentDp::forward(&system, component, &mut scratch)?;
         profile.largest_component = profile.largest_component.max(dp.order.len());
-        for i in 0..dp.layers.len() {
-            profile.largest_layer = profile.largest_layer.max(dp.state_count(i));
-            profile.states += dp.state_count(i);
+        for i in 0..=dp.order.len() {
+            profile.largest_layer = profile.largest_layer.max(dp.layer_len(i));
         }
+        profile.states += *dp.layer_start.last().unwrap() as usize;
+        profile.widest_key = profile.widest_key.max(dp.widest_key);
         programmes.push(dp);
     }
 
@@ -216,6 +220,7 @@ struct System {
     eqs: Vec<Equation>,
     /// Closed cells with no revealed neighbour.
     interior: Vec<u32>,
+    grid_w: usize,
 }
 
 /// One frontier component: its variables and equations, in index order.
@@ -228,42 +233,26 @@ impl System {
     fn build(board: &Board) -> Result<System, Contradiction> {
         let grid = board.grid();
         let n = grid.len() as u32;
+        // One pass over the numbers: each one's closed neighbours (as
+        // cells for now) and effective value. Its closed neighbours are
+        // frontier cells.
         let mut var_of = vec![NONE; n as usize];
-        let mut var_cell = Vec::new();
-        let mut interior = Vec::new();
-        for i in 0..n {
-            if !board.cell(i).is_unknown() {
-                continue;
-            }
-            let constrained = grid
-                .neighbours(i)
-                .iter()
-                .any(|&nb| matches!(board.cell(nb), Cell::Revealed(_)));
-            if constrained {
-                var_of[i as usize] = var_cell.len() as u32;
-                var_cell.push(i);
-            } else {
-                interior.push(i);
-            }
-        }
-
-        let mut var_eqs = vec![Few::EMPTY; var_cell.len()];
         let mut eqs = Vec::new();
         for i in 0..n {
             let Cell::Revealed(number) = board.cell(i) else {
                 continue;
             };
             let mut flagged = 0i32;
-            let mut vars = Few::EMPTY;
+            let mut closed_cells = Few::EMPTY;
             for &nb in &grid.neighbours(i) {
                 match board.cell(nb) {
                     Cell::Mine => flagged += 1,
-                    Cell::Unknown => vars.push(var_of[nb as usize]),
+                    Cell::Unknown => closed_cells.push(nb),
                     _ => {}
                 }
             }
             let need = number as i32 - flagged;
-            let closed = vars.len as i32;
+            let closed = closed_cells.len as i32;
             // A single number that no assignment of its own closed
             // neighbours satisfies already rules out every layout.
             if closed == 0 && need != 0 {
@@ -287,21 +276,43 @@ impl System {
             if closed == 0 {
                 continue; // satisfied, constrains nothing
             }
-            let e = eqs.len() as u32;
-            for &v in vars.as_slice() {
-                var_eqs[v as usize].push(e);
+            for &c in closed_cells.as_slice() {
+                var_of[c as usize] = 0; // frontier; numbered below
             }
             eqs.push(Equation {
                 number: i,
                 target: need as u8,
-                vars,
+                vars: closed_cells,
             });
+        }
+        // Number the frontier cells in index order; the rest of the closed
+        // cells are interior.
+        let mut var_cell = Vec::new();
+        let mut interior = Vec::new();
+        for i in 0..n {
+            if !board.cell(i).is_unknown() {
+                continue;
+            }
+            if var_of[i as usize] == NONE {
+                interior.push(i);
+            } else {
+                var_of[i as usize] = var_cell.len() as u32;
+                var_cell.push(i);
+            }
+        }
+        let mut var_eqs = vec![Few::EMPTY; var_cell.len()];
+        for (e, eq) in eqs.iter_mut().enumerate() {
+            for v in &mut eq.vars.ids[..eq.vars.len as usize] {
+                *v = var_of[*v as usize];
+                var_eqs[*v as usize].push(e as u32);
+            }
         }
         Ok(System {
             var_cell,
             var_eqs,
             eqs,
             interior,
+            grid_w: grid.w,
         })
     }
 
@@ -355,11 +366,21 @@ impl System {
     }
 }
 
-/// Per-call buffers mapping global variable / equation ids to a
-/// component's local ids.
+/// Per-call buffers, reused from one component to the next.
 struct Scratch {
+    /// Global variable id → the current component's local id.
     local_var: Vec<u32>,
+    /// Global equation id → the current component's local id.
     local_eq: Vec<u32>,
+    /// State lookup for the layer being built: state index by key hash.
+    table: HashTable<u32>,
+    /// Hash of each state of the layer being built.
+    hashes: Vec<u64>,
+    /// Keys (partial sums of the active equations) of the current and the
+    /// next layer.
+    keys: Vec<u8>,
+    next_keys: Vec<u8>,
+    key: Vec<u8>,
 }
 
 impl Scratch {
@@ -367,6 +388,11 @@ impl Scratch {
         Scratch {
             local_var: vec![NONE; system.var_cell.len()],
             local_eq: vec![NONE; system.eqs.len()],
+            table: HashTable::new(),
+            hashes: Vec::new(),
+            keys: Vec::new(),
+            next_keys: Vec::new(),
+            key: Vec::new(),
         }
     }
 }
@@ -381,29 +407,24 @@ struct Slot {
     left_after: u8,
 }
 
-/// One layer of a component's programme: the states between two decided
-/// prefixes of the elimination order.
-struct Layer {
-    /// Active equations in this layer's keys.
-    width: usize,
-    /// Partial sums, `width` bytes per state.
-    keys: Vec<u8>,
-    /// Mine counts with which the prefix reaches each state (`words` per
-    /// state).
-    counts: Vec<u64>,
-    /// Successor state for value 0 (safe) and 1 (mine), or `NONE`.
-    succ: Vec<[u32; 2]>,
-}
-
-/// A component's forward programme, kept for the backward pass.
+/// A component's forward programme, kept for the backward pass. States are
+/// numbered consecutively across layers: layer `i` (the states before
+/// deciding `order[i]`) holds states `layer_start[i]..layer_start[i + 1]`;
+/// layer `n` holds the single final state.
 struct ComponentDp {
     /// Global variable ids in elimination order.
     order: Vec<u32>,
-    /// `layers[i]` holds the states before deciding `order[i]`;
-    /// `layers[n]` the single final state.
-    layers: Vec<Layer>,
+    layer_start: Vec<u32>,
+    /// Per state, the mine counts with which the decided prefix reaches it
+    /// (`words` words, bit `k` = `k` mines).
+    counts: Vec<u64>,
+    /// Per state of layers `0..n`, the successor state when the cell is
+    /// safe (0) or a mine (1), or `NONE`.
+    succ: Vec<[u32; 2]>,
     /// Bitset words per count set (counts `0..=n`).
     words: usize,
+    /// Most equations active at once.
+    widest_key: usize,
 }
 
 impl ComponentDp {
@@ -422,41 +443,39 @@ impl ComponentDp {
         for (l, &e) in component.eqs.iter().enumerate() {
             scratch.local_eq[e as usize] = l as u32;
         }
-        let order = elimination_order(system, component, scratch);
+        let order = choose_order(system, component, scratch);
         let (slots, slot_start) = step_plans(system, component, &order, scratch);
 
         let words = (n + 1).div_ceil(64);
-        let mut layers: Vec<Layer> = Vec::with_capacity(n + 1);
-        let mut root_counts = vec![0u64; words];
-        root_counts[0] = 1; // nothing decided: zero mines
-        layers.push(Layer {
-            width: 0,
-            keys: Vec::new(),
-            counts: root_counts,
-            succ: Vec::new(),
-        });
-        let mut table: HashTable<u32> = HashTable::new();
-        let mut hashes: Vec<u64> = Vec::new();
-        let mut key = Vec::with_capacity(16);
+        let mut counts = vec![0u64; words];
+        counts[0] = 1; // nothing decided: zero mines
+        let mut layer_start: Vec<u32> = vec![0, 1];
+        let mut succ: Vec<[u32; 2]> = Vec::new();
+        let Scratch {
+            table,
+            hashes,
+            keys,
+            next_keys,
+            key,
+            ..
+        } = scratch;
+        keys.clear();
+        let mut width = 0usize;
+        let mut widest_key = 0usize;
 
         for step in 0..n {
             let plan = &slots[slot_start[step]..slot_start[step + 1]];
-            let width = plan.iter().filter(|s| s.left_after > 0).count();
-            let mut next = Layer {
-                width,
-                keys: Vec::new(),
-                counts: Vec::new(),
-                succ: Vec::new(),
-            };
-            let mut next_len = 0u32;
+            let next_width = plan.iter().filter(|s| s.left_after > 0).count();
+            let base = layer_start[step] as usize;
+            let next_base = layer_start[step + 1] as usize;
+            let len = next_base - base;
             table.clear();
             hashes.clear();
-            let current = layers.last_mut().expect("root layer");
-            let old_width = current.width;
-            let current_len = current.counts.len() / words;
-            current.succ = vec![[NONE; 2]; current_len];
-            for s in 0..current_len {
-                let old_key = &current.keys[s * old_width..(s + 1) * old_width];
+            next_keys.clear();
+            let mut next_len = 0usize;
+            succ.resize(next_base, [NONE; 2]);
+            for s in 0..len {
+                let old_key = &keys[s * width..(s + 1) * width];
                 for v in 0..2u8 {
                     // Decide the step's cell = v and update every equation
                     // it is in; keep the state only if every equation can
@@ -464,7 +483,7 @@ impl ComponentDp {
                     key.clear();
                     let mut viable = true;
                     for (j, slot) in plan.iter().enumerate() {
-                        let before = if j < old_width { old_key[j] } else { 0 };
+                        let before = if j < width { old_key[j] } else { 0 };
                         let sum = before + if slot.add { v } else { 0 };
                         if sum > slot.target || sum + slot.left_after < slot.target {
                             viable = false;
@@ -477,30 +496,35 @@ impl ComponentDp {
                     if !viable {
                         continue;
                     }
-                    let hash = hash_key(&key);
+                    let hash = hash_key(key);
                     let found = table
                         .find(hash, |&idx| {
-                            next.keys[idx as usize * width..(idx as usize + 1) * width] == key[..]
+                            next_keys[idx as usize * next_width..(idx as usize + 1) * next_width]
+                                == key[..]
                         })
                         .copied();
                     let idx = match found {
-                        Some(idx) => idx,
+                        Some(idx) => idx as usize,
                         None => {
                             let idx = next_len;
                             next_len += 1;
-                            next.keys.extend_from_slice(&key);
-                            next.counts.resize(next.counts.len() + words, 0);
+                            next_keys.extend_from_slice(key);
+                            counts.resize(counts.len() + words, 0);
                             hashes.push(hash);
-                            table.insert_unique(hash, idx, |&i| hashes[i as usize]);
+                            table.insert_unique(hash, idx as u32, |&i| hashes[i as usize]);
                             idx
                         }
                     };
-                    current.succ[s][v as usize] = idx;
-                    let (src, dst) = (
-                        &current.counts[s * words..(s + 1) * words],
-                        &mut next.counts[idx as usize * words..(idx as usize + 1) * words],
+                    let target_state = next_base + idx;
+                    succ[base + s][v as usize] = target_state as u32;
+                    // The successor is reached with this state's counts,
+                    // plus one if the cell is a mine.
+                    let (head, tail) = counts.split_at_mut(next_base * words);
+                    or_shl(
+                        &mut tail[idx * words..(idx + 1) * words],
+                        &head[(base + s) * words..(base + s + 1) * words],
+                        v as usize,
                     );
-                    or_shl(dst, src, v as usize);
                 }
             }
             if next_len == 0 {
@@ -519,22 +543,29 @@ impl ComponentDp {
                     ),
                 ));
             }
-            layers.push(next);
+            layer_start.push((next_base + next_len) as u32);
+            std::mem::swap(keys, next_keys);
+            width = next_width;
+            widest_key = widest_key.max(width);
         }
         Ok(ComponentDp {
             order,
-            layers,
+            layer_start,
+            counts,
+            succ,
             words,
+            widest_key,
         })
     }
 
-    fn state_count(&self, i: usize) -> usize {
-        self.layers[i].counts.len() / self.words
+    fn layer_len(&self, i: usize) -> usize {
+        (self.layer_start[i + 1] - self.layer_start[i]) as usize
     }
 
     /// Mine counts the whole component can hold.
     fn feasible_counts(&self) -> &[u64] {
-        &self.layers[self.order.len()].counts[..self.words]
+        let last = self.layer_start[self.order.len()] as usize;
+        &self.counts[last * self.words..(last + 1) * self.words]
     }
 
     /// The backward pass: `allowed` is the set of this component's mine
@@ -548,18 +579,21 @@ impl ComponentDp {
         let mut later: Vec<u64> = allowed[..w].to_vec();
         let mut here: Vec<u64> = Vec::new();
         for i in (0..n).rev() {
-            let layer = &self.layers[i];
-            let len = self.state_count(i);
+            let base = self.layer_start[i] as usize;
+            let later_base = self.layer_start[i + 1] as usize;
+            let len = self.layer_len(i);
             here.clear();
             here.resize(len * w, 0);
             let mut possible = [false; 2];
             for s in 0..len {
-                let prefix = &layer.counts[s * w..(s + 1) * w];
-                for (v, (&t, possible_v)) in layer.succ[s].iter().zip(&mut possible).enumerate() {
+                let prefix = &self.counts[(base + s) * w..(base + s + 1) * w];
+                let successors = &self.succ[base + s];
+                for (v, (&t, possible_v)) in successors.iter().zip(&mut possible).enumerate() {
                     if t == NONE {
                         continue;
                     }
-                    let completes = &later[t as usize * w..(t as usize + 1) * w];
+                    let t = t as usize - later_base;
+                    let completes = &later[t * w..(t + 1) * w];
                     // The cell can be `v` iff some prefix count `a` reaching
                     // this state has `a + v` in the successor's backward
                     // set: a whole solution (the prefix, then `v`, then a
@@ -578,106 +612,192 @@ impl ComponentDp {
     }
 }
 
-/// Elimination order of a component's variables (global ids): start at a
-/// peripheral cell (far end of a double breadth-first sweep), then always
-/// decide next the candidate (a cell sharing an equation with a decided one)
-/// that opens the fewest new equations net of those it closes, ties broken
-/// by distance from the start, then cell index. Keeps the number of active
-/// equations — the programme's state width — small along chains and bands.
-fn elimination_order(system: &System, component: &Component, scratch: &Scratch) -> Vec<u32> {
-    let n = component.vars.len();
-    let neighbours_of = |x: u32, f: &mut dyn FnMut(u32)| {
-        for &e in system.var_eqs[x as usize].as_slice() {
-            for &y in system.eqs[e as usize].vars.as_slice() {
-                if y != x {
-                    f(y);
-                }
-            }
+/// The number of values the partial sum of an equation with target `t`
+/// can still take when `decided` of its cells are decided and `left` are
+/// not: `max(0, t − left) ..= min(t, decided)`. An equation not yet opened
+/// or already closed is not in the key (one value).
+#[inline]
+fn partial_sum_range(t: u8, decided: u8, left: u8) -> u32 {
+    if decided == 0 || left == 0 {
+        1
+    } else {
+        (t.min(decided) - t.saturating_sub(left) + 1) as u32
+    }
+}
+
+/// The elimination order for a component's programme (global ids): the
+/// greedy order of [`greedy_order`], or a plain row or column sweep of the
+/// board if [`estimated_cost`] says that one is cheaper (on wide 2-D
+/// frontiers a straight sweep sometimes beats the greedy wavefront). The
+/// order only affects speed, never the result.
+fn choose_order(system: &System, component: &Component, scratch: &Scratch) -> Vec<u32> {
+    let mut best = greedy_order(system, component, scratch);
+    if component.vars.len() <= 32 {
+        return best; // small: any sensible order is cheap
+    }
+    let mut best_cost = estimated_cost(system, component, &best, scratch, f64::INFINITY);
+    let w = system.grid_w;
+    let row_major = component.vars.clone(); // variables are in cell order
+    let mut column_major = component.vars.clone();
+    column_major.sort_by_key(|&v| {
+        let c = system.var_cell[v as usize] as usize;
+        (c % w, c / w)
+    });
+    for sweep in [row_major, column_major] {
+        let cost = estimated_cost(system, component, &sweep, scratch, best_cost);
+        if cost < best_cost {
+            best_cost = cost;
+            best = sweep;
         }
-    };
+    }
+    best
+}
+
+/// Estimated work of an order: the sum over layers of the product, over
+/// active equations, of the number of values each partial sum can take (an
+/// upper bound on the layer's states). Stops early, returning infinity, once
+/// above `give_up`.
+fn estimated_cost(
+    system: &System,
+    component: &Component,
+    order: &[u32],
+    scratch: &Scratch,
+    give_up: f64,
+) -> f64 {
+    let m = component.eqs.len();
+    let mut left: Vec<u8> = component
+        .eqs
+        .iter()
+        .map(|&e| system.eqs[e as usize].vars.len)
+        .collect();
+    let mut decided = vec![0u8; m];
+    let mut active: Vec<u32> = Vec::new();
+    let mut total = 0.0;
+    for &x in order {
+        for &e in system.var_eqs[x as usize].as_slice() {
+            let le = scratch.local_eq[e as usize] as usize;
+            if decided[le] == 0 {
+                active.push(le as u32);
+            }
+            decided[le] += 1;
+            left[le] -= 1;
+        }
+        active.retain(|&le| left[le as usize] > 0);
+        let mut layer = 1.0f64;
+        for &le in &active {
+            let le = le as usize;
+            let t = system.eqs[component.eqs[le] as usize].target;
+            layer *= partial_sum_range(t, decided[le], left[le]) as f64;
+        }
+        total += layer;
+        if total >= give_up {
+            return f64::INFINITY;
+        }
+    }
+    total
+}
+
+/// Greedy elimination order (global ids). Start at a peripheral cell (the
+/// far end of a double breadth-first sweep); then always decide next the
+/// candidate (a cell sharing an equation with a decided one) whose decision
+/// multiplies the layer's state bound — the product over active equations
+/// of their possible partial sums — the least (equations it closes divide
+/// it, equations it opens multiply it), ties broken by distance from the
+/// start, then cell index. A candidate's factor only changes when an
+/// equation it shares with the decided cell changes, so factors are cached
+/// and refreshed for those cells only.
+fn greedy_order(system: &System, component: &Component, scratch: &Scratch) -> Vec<u32> {
+    let n = component.vars.len();
+    let local = |x: u32| scratch.local_var[x as usize] as usize;
     let mut dist = vec![u32::MAX; n];
     let mut queue: Vec<u32> = Vec::with_capacity(n);
     let mut bfs = |from: u32, dist: &mut Vec<u32>| -> u32 {
         dist.iter_mut().for_each(|d| *d = u32::MAX);
         queue.clear();
-        dist[scratch.local_var[from as usize] as usize] = 0;
+        dist[local(from)] = 0;
         queue.push(from);
         let mut head = 0;
         let mut far = from;
         while head < queue.len() {
             let x = queue[head];
             head += 1;
-            let dx = dist[scratch.local_var[x as usize] as usize];
-            let far_d = dist[scratch.local_var[far as usize] as usize];
+            let dx = dist[local(x)];
+            let far_d = dist[local(far)];
             if dx > far_d || (dx == far_d && x < far) {
                 far = x;
             }
-            neighbours_of(x, &mut |y| {
-                let ly = scratch.local_var[y as usize] as usize;
-                if dist[ly] == u32::MAX {
-                    dist[ly] = dx + 1;
-                    queue.push(y);
+            for &e in system.var_eqs[x as usize].as_slice() {
+                for &y in system.eqs[e as usize].vars.as_slice() {
+                    if dist[local(y)] == u32::MAX {
+                        dist[local(y)] = dx + 1;
+                        queue.push(y);
+                    }
                 }
-            });
+            }
         }
         far
     };
-    let far = bfs(component.vars[0], &mut dist);
-    let start = far;
+    let start = bfs(component.vars[0], &mut dist);
     bfs(start, &mut dist);
 
     let m = component.eqs.len();
-    let mut opened = vec![false; m];
     let mut left: Vec<u8> = component
         .eqs
         .iter()
         .map(|&e| system.eqs[e as usize].vars.len)
         .collect();
+    let mut decided_in = vec![0u8; m];
+    let factor = |x: u32, left: &[u8], decided_in: &[u8]| -> f64 {
+        let mut f = 1.0;
+        for &e in system.var_eqs[x as usize].as_slice() {
+            let le = scratch.local_eq[e as usize] as usize;
+            let (t, d, l) = (system.eqs[e as usize].target, decided_in[le], left[le]);
+            f *= partial_sum_range(t, d + 1, l - 1) as f64 / partial_sum_range(t, d, l) as f64;
+        }
+        f
+    };
     let mut decided = vec![false; n];
     let mut is_candidate = vec![false; n];
+    let mut cached = vec![0f64; n];
     let mut candidates: Vec<u32> = vec![start];
-    is_candidate[scratch.local_var[start as usize] as usize] = true;
+    is_candidate[local(start)] = true;
     let mut order = Vec::with_capacity(n);
-    while let Some(pick) = {
-        let mut best: Option<(i32, u32, u32, usize)> = None;
-        for (k, &x) in candidates.iter().enumerate() {
-            let mut score = 0i32;
-            for &e in system.var_eqs[x as usize].as_slice() {
-                let le = scratch.local_eq[e as usize] as usize;
-                if !opened[le] && left[le] > 1 {
-                    score += 1;
-                } else if opened[le] && left[le] == 1 {
-                    score -= 1;
-                }
-            }
-            let key = (score, dist[scratch.local_var[x as usize] as usize], x, k);
-            let better = match best {
-                None => true,
-                Some(b) => (key.0, key.1, key.2) < (b.0, b.1, b.2),
+    while !candidates.is_empty() {
+        let mut pick = 0;
+        for k in 1..candidates.len() {
+            let (x, b) = (candidates[k], candidates[pick]);
+            let (fx, fb) = (cached[local(x)], cached[local(b)]);
+            let better = if (fx - fb).abs() > 1e-9 * fb.max(1.0) {
+                fx < fb
+            } else {
+                (dist[local(x)], x) < (dist[local(b)], b)
             };
             if better {
-                best = Some(key);
+                pick = k;
             }
         }
-        best.map(|b| b.3)
-    } {
         let x = candidates.swap_remove(pick);
-        let lx = scratch.local_var[x as usize] as usize;
-        decided[lx] = true;
+        decided[local(x)] = true;
         order.push(x);
         for &e in system.var_eqs[x as usize].as_slice() {
             let le = scratch.local_eq[e as usize] as usize;
-            if !opened[le] {
-                opened[le] = true;
-                for &y in system.eqs[e as usize].vars.as_slice() {
-                    let ly = scratch.local_var[y as usize] as usize;
-                    if !decided[ly] && !is_candidate[ly] {
-                        is_candidate[ly] = true;
-                        candidates.push(y);
-                    }
-                }
-            }
+            decided_in[le] += 1;
             left[le] -= 1;
+        }
+        // Cells sharing an equation with x: new candidates, and the only
+        // ones whose factor changed.
+        for &e in system.var_eqs[x as usize].as_slice() {
+            for &y in system.eqs[e as usize].vars.as_slice() {
+                let ly = local(y);
+                if decided[ly] {
+                    continue;
+                }
+                if !is_candidate[ly] {
+                    is_candidate[ly] = true;
+                    candidates.push(y);
+                }
+                cached[ly] = factor(y, &left, &decided_in);
+            }
         }
     }
     debug_assert_eq!(order.len(), n, "component is connected");
