@@ -1,11 +1,1437 @@
-//! (being written)
+//! Method 4, **hypotheses** ("what if"), made complete.
+//!
+//! # What it decides
+//!
+//! The board is the system of DESIGN.md §1: every revealed number gives the
+//! equation `Σ x_n = number − known mines around it` over its closed
+//! (`Cell::Unknown`) neighbours `n`, with `x_n ∈ {0, 1}`; when the total is
+//! known, `Σ x = total − known mines` over *all* closed cells is added. The
+//! research's method assumes a closed cell is a mine (or safe) and propagates
+//! until a contradiction appears, which then forces the opposite value. Here
+//! every such hypothesis is decided *exactly*: a closed cell is reported
+//! forced to `v` iff the system plus "the cell is `¬v`" has no solution, and
+//! every closed cell for which that holds is reported. Nothing weaker than a
+//! proof of "no solution" forces a cell, so the method is sound; every
+//! hypothesis is decided, so it is complete.
+//!
+//! # How
+//!
+//! 1. **Variables.** A closed cell with a revealed neighbour is a *frontier*
+//!    cell (a variable of some number's equation). A closed cell without one
+//!    is an *interior* cell: only the global equation sees it, and all
+//!    interior cells are interchangeable, so they are handled by counting
+//!    (`I` cells can take any number of mines in `0..=I`), never one by one.
+//! 2. **Components.** Frontier cells linked through shared numbers (union-
+//!    find over the equations) form independent components: no equation
+//!    spans two of them, so their solutions combine freely except through
+//!    the global count.
+//! 3. **Per component, a dynamic programme along a path decomposition.** The
+//!    component's cells are put in an elimination order (greedy from a
+//!    peripheral cell, always taking the neighbour that grows the bound on
+//!    the states least; or a straight row / column sweep when its estimated
+//!    cost is lower). Deciding the cells one by one in that order, the only
+//!    thing the future needs to know about the past is, for every *active*
+//!    equation (some cells decided, some not), its partial sum; the state is
+//!    that vector of partial sums. A state is dropped as soon as an active
+//!    equation can no longer reach its target (partial sum above it, or
+//!    below it by more than its undecided cells), and an equation whose last
+//!    cell is decided must hit its target exactly. Each state carries the
+//!    set (a bitset) of mine counts with which the decided prefix reaches it.
+//!    The final layer holds one state (no active equation) whose count set
+//!    is the set of mine counts the whole component can hold. Long chains
+//!    of 100+ cells cost only their length times the (small) number of
+//!    states per layer; solutions are never enumerated.
+//! 4. **The global count**, when known: with `R` mines left to place and
+//!    `I` interior cells, a choice of one mine count `k_c` per component is
+//!    feasible iff `0 ≤ R − Σ k_c ≤ I` (the interior takes the rest). The
+//!    components are chained in a second, outer dynamic programme over
+//!    mine counts: prefix sets `P_c` (totals reachable by components before
+//!    `c`) and backward sets `B_c` (totals at stage `c` from which the
+//!    remaining components can still end in `[R − I, R]`). Component `c` may
+//!    hold `k` mines iff some `p ∈ P_c` has `p + k ∈ B_{c+1}`: this is the
+//!    "all but one" combination without re-multiplying the other
+//!    components. When every combination of counts is feasible (the
+//!    frontier's extreme totals both fit) the count cannot bind and this
+//!    step is skipped.
+//! 5. **Backward pass.** Each component's final state gets the set of
+//!    counts allowed by step 4 (all counts without the total); going back,
+//!    every state learns the prefix counts from which a completion ends in
+//!    an allowed count. A cell can be `v` iff some state before it, reached
+//!    with prefix counts `F`, has a `v` transition to a state whose backward
+//!    set meets `F + v`. A cell that cannot be `¬v` is forced to `v`.
+//! 6. **Interior cells** can be a mine iff some feasible frontier total
+//!    leaves at least one mine for the interior, and safe iff some leaves at
+//!    most `I − 1`; without the total they are never forced.
+//!
+//! Contradictions (no layout at all) are reported with the cells involved:
+//! one number that cannot be satisfied by itself, the numbers of a
+//! component with no solution, or (empty cell list) the global count.
+//!
+//! The cost per call is linear in the board size plus, per component,
+//! `cells × states per layer × count words`; the number of states is
+//! exponential only in the number of simultaneously active equations, which
+//! along a real frontier stays small. [`find_profiled`] reports the sizes.
 
-use crate::board::{Board, Contradiction, Forced};
+use crate::board::{Board, Cell, Contradiction, Forced, Value};
+use hashbrown::HashTable;
 
+const NONE: u32 = u32::MAX;
+
+/// Sizes seen by one call, for benchmarks and diagnostics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// Frontier components.
+    pub components: usize,
+    /// Closed cells with a revealed neighbour.
+    pub frontier_cells: usize,
+    /// Closed cells without one.
+    pub interior_cells: usize,
+    /// Cells of the largest component.
+    pub largest_component: usize,
+    /// Most states in one layer of any component's dynamic programme.
+    pub largest_layer: usize,
+    /// States over all layers and components.
+    pub states: usize,
+    /// Most equations active at once (the key width) in any component.
+    pub widest_key: usize,
+    /// True when the global count could bind (the outer count programme ran).
+    pub count_binds: bool,
+}
+
+/// Finds every closed cell forced by the whole system (see the module doc).
+/// `dirty` is ignored: the method is global.
 pub fn find(
-    _board: &Board,
+    board: &Board,
     _dirty: Option<&[u32]>,
-    _out: &mut Vec<Forced>,
+    out: &mut Vec<Forced>,
 ) -> Result<(), Contradiction> {
-    Ok(())
+    find_profiled(board, out).map(|_| ())
+}
+
+/// [`find`], also reporting the sizes it met.
+pub fn find_profiled(board: &Board, out: &mut Vec<Forced>) -> Result<Profile, Contradiction> {
+    let system = System::build(board)?;
+    let components = system.components();
+    let mut profile = Profile {
+        components: components.len(),
+        frontier_cells: system.var_cell.len(),
+        interior_cells: system.interior.len(),
+        ..Profile::default()
+    };
+
+    let mut scratch = Scratch::new(&system);
+    let mut programmes = Vec::with_capacity(components.len());
+    for component in &components {
+        let dp = ComponentDp::forward(&system, component, &mut scratch)?;
+        profile.largest_component = profile.largest_component.max(dp.order.len());
+        for i in 0..=dp.order.len() {
+            profile.largest_layer = profile.largest_layer.max(dp.layer_len(i));
+        }
+        profile.states += *dp.layer_start.last().unwrap() as usize;
+        profile.widest_key = profile.widest_key.max(dp.widest_key);
+        programmes.push(dp);
+    }
+
+    let counts = combine_counts(board, &programmes, system.interior.len())?;
+    profile.count_binds = counts.binds;
+
+    let start = out.len();
+    for (dp, allowed) in programmes.iter().zip(&counts.allowed) {
+        dp.backward(allowed, |var, can_safe, can_mine| {
+            let cell = system.var_cell[var as usize];
+            // The cell is forced iff the opposite hypothesis has no solution
+            // of the whole system (the backward pass decided both exactly).
+            if can_mine && !can_safe {
+                // "cell is safe" admits no layout: it is a mine.
+                out.push(Forced {
+                    cell,
+                    value: Value::Mine,
+                });
+            } else if can_safe && !can_mine {
+                // "cell is a mine" admits no layout: it is safe.
+                out.push(Forced {
+                    cell,
+                    value: Value::Safe,
+                });
+            }
+            debug_assert!(
+                can_safe || can_mine,
+                "feasible system but cell {cell} has no value"
+            );
+        });
+    }
+    let interior_value = match (counts.interior_can_mine, counts.interior_can_safe) {
+        // Every feasible frontier total leaves exactly `I` mines for the
+        // `I` interior cells: all of them are mines.
+        (true, false) => Some(Value::Mine),
+        // Every feasible frontier total uses up all the remaining mines:
+        // no interior cell can be a mine.
+        (false, true) => Some(Value::Safe),
+        _ => None,
+    };
+    if let Some(value) = interior_value {
+        out.extend(system.interior.iter().map(|&cell| Forced { cell, value }));
+    }
+    out[start..].sort_unstable_by_key(|f| f.cell);
+    Ok(profile)
+}
+
+/// Up to eight ids (one neighbourhood's worth), on the stack.
+#[derive(Clone, Copy, Debug)]
+struct Few {
+    ids: [u32; 8],
+    len: u8,
+}
+
+impl Few {
+    const EMPTY: Few = Few {
+        ids: [0; 8],
+        len: 0,
+    };
+
+    #[inline]
+    fn push(&mut self, id: u32) {
+        self.ids[self.len as usize] = id;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[u32] {
+        &self.ids[..self.len as usize]
+    }
+}
+
+/// One revealed number's equation: `Σ x_vars = target`.
+#[derive(Clone, Copy, Debug)]
+struct Equation {
+    /// The number's cell.
+    number: u32,
+    target: u8,
+    vars: Few,
+}
+
+/// The equations of a board, over its frontier cells.
+struct System {
+    /// Cell of each variable (frontier cell), in index order.
+    var_cell: Vec<u32>,
+    /// Equations each variable appears in.
+    var_eqs: Vec<Few>,
+    /// Equations of the numbers with a closed neighbour, in index order.
+    eqs: Vec<Equation>,
+    /// Closed cells with no revealed neighbour.
+    interior: Vec<u32>,
+    grid_w: usize,
+}
+
+/// One frontier component: its variables and equations, in index order.
+struct Component {
+    vars: Vec<u32>,
+    eqs: Vec<u32>,
+}
+
+impl System {
+    fn build(board: &Board) -> Result<System, Contradiction> {
+        let grid = board.grid();
+        let n = grid.len() as u32;
+        // One pass over the numbers: each one's closed neighbours (as
+        // cells for now) and effective value. Its closed neighbours are
+        // frontier cells.
+        let mut var_of = vec![NONE; n as usize];
+        let mut eqs = Vec::new();
+        for i in 0..n {
+            let Cell::Revealed(number) = board.cell(i) else {
+                continue;
+            };
+            let mut flagged = 0i32;
+            let mut closed_cells = Few::EMPTY;
+            for &nb in &grid.neighbours(i) {
+                match board.cell(nb) {
+                    Cell::Mine => flagged += 1,
+                    Cell::Unknown => closed_cells.push(nb),
+                    _ => {}
+                }
+            }
+            let need = number as i32 - flagged;
+            let closed = closed_cells.len as i32;
+            // A single number that no assignment of its own closed
+            // neighbours satisfies already rules out every layout.
+            if closed == 0 && need != 0 {
+                return Err(Contradiction::new(
+                    vec![i],
+                    format!("number needs {need} more mines but has no closed neighbour"),
+                ));
+            }
+            if need < 0 {
+                return Err(Contradiction::new(
+                    vec![i],
+                    "more flagged mines than the number",
+                ));
+            }
+            if need > closed {
+                return Err(Contradiction::new(
+                    vec![i],
+                    format!("number needs {need} mines among {closed} closed neighbours"),
+                ));
+            }
+            if closed == 0 {
+                continue; // satisfied, constrains nothing
+            }
+            for &c in closed_cells.as_slice() {
+                var_of[c as usize] = 0; // frontier; numbered below
+            }
+            eqs.push(Equation {
+                number: i,
+                target: need as u8,
+                vars: closed_cells,
+            });
+        }
+        // Number the frontier cells in index order; the rest of the closed
+        // cells are interior.
+        let mut var_cell = Vec::new();
+        let mut interior = Vec::new();
+        for i in 0..n {
+            if !board.cell(i).is_unknown() {
+                continue;
+            }
+            if var_of[i as usize] == NONE {
+                interior.push(i);
+            } else {
+                var_of[i as usize] = var_cell.len() as u32;
+                var_cell.push(i);
+            }
+        }
+        let mut var_eqs = vec![Few::EMPTY; var_cell.len()];
+        for (e, eq) in eqs.iter_mut().enumerate() {
+            for v in &mut eq.vars.ids[..eq.vars.len as usize] {
+                *v = var_of[*v as usize];
+                var_eqs[*v as usize].push(e as u32);
+            }
+        }
+        Ok(System {
+            var_cell,
+            var_eqs,
+            eqs,
+            interior,
+            grid_w: grid.w,
+        })
+    }
+
+    /// The frontier components, ordered by their first cell.
+    fn components(&self) -> Vec<Component> {
+        let nv = self.var_cell.len();
+        let mut parent: Vec<u32> = (0..nv as u32).collect();
+        fn root(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                let up = parent[parent[x as usize] as usize];
+                parent[x as usize] = up;
+                x = up;
+            }
+            x
+        }
+        for eq in &self.eqs {
+            let vars = eq.vars.as_slice();
+            let mut first = root(&mut parent, vars[0]);
+            for &v in &vars[1..] {
+                let r = root(&mut parent, v);
+                if r != first {
+                    // Attach the larger root under the smaller; the merged
+                    // set's root is the smaller one.
+                    let (lo, hi) = if r < first { (r, first) } else { (first, r) };
+                    parent[hi as usize] = lo;
+                    first = lo;
+                }
+            }
+        }
+        let mut comp_of_root = vec![NONE; nv];
+        let mut components: Vec<Component> = Vec::new();
+        let mut comp_of_var = vec![0u32; nv];
+        for v in 0..nv as u32 {
+            let r = root(&mut parent, v) as usize;
+            if comp_of_root[r] == NONE {
+                comp_of_root[r] = components.len() as u32;
+                components.push(Component {
+                    vars: Vec::new(),
+                    eqs: Vec::new(),
+                });
+            }
+            let c = comp_of_root[r];
+            comp_of_var[v as usize] = c;
+            components[c as usize].vars.push(v);
+        }
+        for (e, eq) in self.eqs.iter().enumerate() {
+            let c = comp_of_var[eq.vars.as_slice()[0] as usize];
+            components[c as usize].eqs.push(e as u32);
+        }
+        components
+    }
+}
+
+/// Per-call buffers, reused from one component to the next.
+struct Scratch {
+    /// Global variable id → the current component's local id.
+    local_var: Vec<u32>,
+    /// Global equation id → the current component's local id.
+    local_eq: Vec<u32>,
+    /// State lookup for the layer being built: state index by key hash.
+    table: HashTable<u32>,
+    /// Hash of each state of the layer being built.
+    hashes: Vec<u64>,
+    /// Keys (partial sums of the active equations) of the current and the
+    /// next layer.
+    keys: Vec<u8>,
+    next_keys: Vec<u8>,
+    key: Vec<u8>,
+}
+
+impl Scratch {
+    fn new(system: &System) -> Scratch {
+        Scratch {
+            local_var: vec![NONE; system.var_cell.len()],
+            local_eq: vec![NONE; system.eqs.len()],
+            table: HashTable::new(),
+            hashes: Vec::new(),
+            keys: Vec::new(),
+            next_keys: Vec::new(),
+            key: Vec::new(),
+        }
+    }
+}
+
+/// One active equation's part in a step: whether the step's cell is in it,
+/// its target, and how many of its cells are still undecided after the step
+/// (0: the equation closes and must hit its target exactly).
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    add: bool,
+    target: u8,
+    left_after: u8,
+}
+
+/// A component's forward programme, kept for the backward pass. States are
+/// numbered consecutively across layers: layer `i` (the states before
+/// deciding `order[i]`) holds states `layer_start[i]..layer_start[i + 1]`;
+/// layer `n` holds the single final state.
+struct ComponentDp {
+    /// Global variable ids in elimination order.
+    order: Vec<u32>,
+    layer_start: Vec<u32>,
+    /// Per state, the mine counts with which the decided prefix reaches it
+    /// (`words` words, bit `k` = `k` mines).
+    counts: Vec<u64>,
+    /// Per state of layers `0..n`, the successor state when the cell is
+    /// safe (0) or a mine (1), or `NONE`.
+    succ: Vec<[u32; 2]>,
+    /// Bitset words per count set (counts `0..=n`).
+    words: usize,
+    /// Most equations active at once.
+    widest_key: usize,
+}
+
+impl ComponentDp {
+    /// Builds the elimination order and runs the forward programme. A
+    /// layer with no state means the component's equations have no common
+    /// solution: a contradiction naming its numbers.
+    fn forward(
+        system: &System,
+        component: &Component,
+        scratch: &mut Scratch,
+    ) -> Result<ComponentDp, Contradiction> {
+        let n = component.vars.len();
+        for (l, &v) in component.vars.iter().enumerate() {
+            scratch.local_var[v as usize] = l as u32;
+        }
+        for (l, &e) in component.eqs.iter().enumerate() {
+            scratch.local_eq[e as usize] = l as u32;
+        }
+        let order = choose_order(system, component, scratch);
+        let (slots, slot_start) = step_plans(system, component, &order, scratch);
+
+        let words = (n + 1).div_ceil(64);
+        let mut counts = vec![0u64; words];
+        counts[0] = 1; // nothing decided: zero mines
+        let mut layer_start: Vec<u32> = vec![0, 1];
+        let mut succ: Vec<[u32; 2]> = Vec::new();
+        let Scratch {
+            table,
+            hashes,
+            keys,
+            next_keys,
+            key,
+            ..
+        } = scratch;
+        keys.clear();
+        let mut width = 0usize;
+        let mut widest_key = 0usize;
+
+        for step in 0..n {
+            let plan = &slots[slot_start[step]..slot_start[step + 1]];
+            let next_width = plan.iter().filter(|s| s.left_after > 0).count();
+            let base = layer_start[step] as usize;
+            let next_base = layer_start[step + 1] as usize;
+            let len = next_base - base;
+            table.clear();
+            hashes.clear();
+            next_keys.clear();
+            let mut next_len = 0usize;
+            succ.resize(next_base, [NONE; 2]);
+            for s in 0..len {
+                let old_key = &keys[s * width..(s + 1) * width];
+                for v in 0..2u8 {
+                    // Decide the step's cell = v and update every equation
+                    // it is in; keep the state only if every equation can
+                    // still reach its target (a closing one exactly).
+                    key.clear();
+                    let mut viable = true;
+                    for (j, slot) in plan.iter().enumerate() {
+                        let before = if j < width { old_key[j] } else { 0 };
+                        let sum = before + if slot.add { v } else { 0 };
+                        if sum > slot.target || sum + slot.left_after < slot.target {
+                            viable = false;
+                            break;
+                        }
+                        if slot.left_after > 0 {
+                            key.push(sum);
+                        }
+                    }
+                    if !viable {
+                        continue;
+                    }
+                    let hash = hash_key(key);
+                    let found = table
+                        .find(hash, |&idx| {
+                            next_keys[idx as usize * next_width..(idx as usize + 1) * next_width]
+                                == key[..]
+                        })
+                        .copied();
+                    let idx = match found {
+                        Some(idx) => idx as usize,
+                        None => {
+                            let idx = next_len;
+                            next_len += 1;
+                            next_keys.extend_from_slice(key);
+                            counts.resize(counts.len() + words, 0);
+                            hashes.push(hash);
+                            table.insert_unique(hash, idx as u32, |&i| hashes[i as usize]);
+                            idx
+                        }
+                    };
+                    let target_state = next_base + idx;
+                    succ[base + s][v as usize] = target_state as u32;
+                    // The successor is reached with this state's counts,
+                    // plus one if the cell is a mine.
+                    let (head, tail) = counts.split_at_mut(next_base * words);
+                    or_shl(
+                        &mut tail[idx * words..(idx + 1) * words],
+                        &head[(base + s) * words..(base + s + 1) * words],
+                        v as usize,
+                    );
+                }
+            }
+            if next_len == 0 {
+                let mut numbers: Vec<u32> = component
+                    .eqs
+                    .iter()
+                    .map(|&e| system.eqs[e as usize].number)
+                    .collect();
+                numbers.sort_unstable();
+                return Err(Contradiction::new(
+                    numbers,
+                    format!(
+                        "these {} numbers admit no mine layout of their {} closed neighbours together",
+                        component.eqs.len(),
+                        n
+                    ),
+                ));
+            }
+            layer_start.push((next_base + next_len) as u32);
+            std::mem::swap(keys, next_keys);
+            width = next_width;
+            widest_key = widest_key.max(width);
+        }
+        Ok(ComponentDp {
+            order,
+            layer_start,
+            counts,
+            succ,
+            words,
+            widest_key,
+        })
+    }
+
+    fn layer_len(&self, i: usize) -> usize {
+        (self.layer_start[i + 1] - self.layer_start[i]) as usize
+    }
+
+    /// Mine counts the whole component can hold.
+    fn feasible_counts(&self) -> &[u64] {
+        let last = self.layer_start[self.order.len()] as usize;
+        &self.counts[last * self.words..(last + 1) * self.words]
+    }
+
+    /// The backward pass: `allowed` is the set of this component's mine
+    /// counts the rest of the board can complete. Calls
+    /// `report(var, can_safe, can_mine)` for every variable.
+    fn backward(&self, allowed: &[u64], mut report: impl FnMut(u32, bool, bool)) {
+        let w = self.words;
+        let n = self.order.len();
+        // Backward sets of the final state: a prefix that decided the whole
+        // component with `a` mines completes iff `a` is allowed.
+        let mut later: Vec<u64> = allowed[..w].to_vec();
+        let mut here: Vec<u64> = Vec::new();
+        for i in (0..n).rev() {
+            let base = self.layer_start[i] as usize;
+            let later_base = self.layer_start[i + 1] as usize;
+            let len = self.layer_len(i);
+            here.clear();
+            here.resize(len * w, 0);
+            let mut possible = [false; 2];
+            for s in 0..len {
+                let prefix = &self.counts[(base + s) * w..(base + s + 1) * w];
+                let successors = &self.succ[base + s];
+                for (v, (&t, possible_v)) in successors.iter().zip(&mut possible).enumerate() {
+                    if t == NONE {
+                        continue;
+                    }
+                    let t = t as usize - later_base;
+                    let completes = &later[t * w..(t + 1) * w];
+                    // The cell can be `v` iff some prefix count `a` reaching
+                    // this state has `a + v` in the successor's backward
+                    // set: a whole solution (the prefix, then `v`, then a
+                    // completion) with an allowed mine count exists.
+                    if !*possible_v && intersects_shl(prefix, v, completes) {
+                        *possible_v = true;
+                    }
+                    // This state completes from prefix count `a` if the
+                    // successor completes from `a + v`.
+                    or_shr(&mut here[s * w..(s + 1) * w], completes, v);
+                }
+            }
+            report(self.order[i], possible[0], possible[1]);
+            std::mem::swap(&mut later, &mut here);
+        }
+    }
+}
+
+/// The number of values the partial sum of an equation with target `t`
+/// can still take when `decided` of its cells are decided and `left` are
+/// not: `max(0, t − left) ..= min(t, decided)`. An equation not yet opened
+/// or already closed is not in the key (one value).
+#[inline]
+fn partial_sum_range(t: u8, decided: u8, left: u8) -> u32 {
+    if decided == 0 || left == 0 {
+        1
+    } else {
+        (t.min(decided) - t.saturating_sub(left) + 1) as u32
+    }
+}
+
+/// The elimination order for a component's programme (global ids): the
+/// greedy order of [`greedy_order`], or a plain row or column sweep of the
+/// board if [`estimated_cost`] says that one is cheaper (on wide 2-D
+/// frontiers a straight sweep sometimes beats the greedy wavefront). The
+/// order only affects speed, never the result.
+fn choose_order(system: &System, component: &Component, scratch: &Scratch) -> Vec<u32> {
+    let mut best = greedy_order(system, component, scratch);
+    if component.vars.len() <= 32 {
+        return best; // small: any sensible order is cheap
+    }
+    let mut best_cost = estimated_cost(system, component, &best, scratch, f64::INFINITY);
+    let w = system.grid_w;
+    let row_major = component.vars.clone(); // variables are in cell order
+    let mut column_major = component.vars.clone();
+    column_major.sort_by_key(|&v| {
+        let c = system.var_cell[v as usize] as usize;
+        (c % w, c / w)
+    });
+    for sweep in [row_major, column_major] {
+        let cost = estimated_cost(system, component, &sweep, scratch, best_cost);
+        if cost < best_cost {
+            best_cost = cost;
+            best = sweep;
+        }
+    }
+    best
+}
+
+/// Estimated work of an order: the sum over layers of the product, over
+/// active equations, of the number of values each partial sum can take (an
+/// upper bound on the layer's states). Stops early, returning infinity, once
+/// above `give_up`.
+fn estimated_cost(
+    system: &System,
+    component: &Component,
+    order: &[u32],
+    scratch: &Scratch,
+    give_up: f64,
+) -> f64 {
+    let m = component.eqs.len();
+    let mut left: Vec<u8> = component
+        .eqs
+        .iter()
+        .map(|&e| system.eqs[e as usize].vars.len)
+        .collect();
+    let mut decided = vec![0u8; m];
+    let mut active: Vec<u32> = Vec::new();
+    let mut total = 0.0;
+    for &x in order {
+        for &e in system.var_eqs[x as usize].as_slice() {
+            let le = scratch.local_eq[e as usize] as usize;
+            if decided[le] == 0 {
+                active.push(le as u32);
+            }
+            decided[le] += 1;
+            left[le] -= 1;
+        }
+        active.retain(|&le| left[le as usize] > 0);
+        let mut layer = 1.0f64;
+        for &le in &active {
+            let le = le as usize;
+            let t = system.eqs[component.eqs[le] as usize].target;
+            layer *= partial_sum_range(t, decided[le], left[le]) as f64;
+        }
+        total += layer;
+        if total >= give_up {
+            return f64::INFINITY;
+        }
+    }
+    total
+}
+
+/// Greedy elimination order (global ids). Start at a peripheral cell (the
+/// far end of a double breadth-first sweep); then always decide next the
+/// candidate (a cell sharing an equation with a decided one) whose decision
+/// multiplies the layer's state bound — the product over active equations
+/// of their possible partial sums — the least (equations it closes divide
+/// it, equations it opens multiply it), ties broken by distance from the
+/// start, then cell index. A candidate's factor only changes when an
+/// equation it shares with the decided cell changes, so factors are cached
+/// and refreshed for those cells only.
+fn greedy_order(system: &System, component: &Component, scratch: &Scratch) -> Vec<u32> {
+    let n = component.vars.len();
+    let local = |x: u32| scratch.local_var[x as usize] as usize;
+    let mut dist = vec![u32::MAX; n];
+    let mut queue: Vec<u32> = Vec::with_capacity(n);
+    let mut bfs = |from: u32, dist: &mut Vec<u32>| -> u32 {
+        dist.iter_mut().for_each(|d| *d = u32::MAX);
+        queue.clear();
+        dist[local(from)] = 0;
+        queue.push(from);
+        let mut head = 0;
+        let mut far = from;
+        while head < queue.len() {
+            let x = queue[head];
+            head += 1;
+            let dx = dist[local(x)];
+            let far_d = dist[local(far)];
+            if dx > far_d || (dx == far_d && x < far) {
+                far = x;
+            }
+            for &e in system.var_eqs[x as usize].as_slice() {
+                for &y in system.eqs[e as usize].vars.as_slice() {
+                    if dist[local(y)] == u32::MAX {
+                        dist[local(y)] = dx + 1;
+                        queue.push(y);
+                    }
+                }
+            }
+        }
+        far
+    };
+    let start = bfs(component.vars[0], &mut dist);
+    bfs(start, &mut dist);
+
+    let m = component.eqs.len();
+    let mut left: Vec<u8> = component
+        .eqs
+        .iter()
+        .map(|&e| system.eqs[e as usize].vars.len)
+        .collect();
+    let mut decided_in = vec![0u8; m];
+    let factor = |x: u32, left: &[u8], decided_in: &[u8]| -> f64 {
+        let mut f = 1.0;
+        for &e in system.var_eqs[x as usize].as_slice() {
+            let le = scratch.local_eq[e as usize] as usize;
+            let (t, d, l) = (system.eqs[e as usize].target, decided_in[le], left[le]);
+            f *= partial_sum_range(t, d + 1, l - 1) as f64 / partial_sum_range(t, d, l) as f64;
+        }
+        f
+    };
+    let mut decided = vec![false; n];
+    let mut is_candidate = vec![false; n];
+    let mut cached = vec![0f64; n];
+    let mut candidates: Vec<u32> = vec![start];
+    is_candidate[local(start)] = true;
+    let mut order = Vec::with_capacity(n);
+    while !candidates.is_empty() {
+        let mut pick = 0;
+        for k in 1..candidates.len() {
+            let (x, b) = (candidates[k], candidates[pick]);
+            let (fx, fb) = (cached[local(x)], cached[local(b)]);
+            let better = if (fx - fb).abs() > 1e-9 * fb.max(1.0) {
+                fx < fb
+            } else {
+                (dist[local(x)], x) < (dist[local(b)], b)
+            };
+            if better {
+                pick = k;
+            }
+        }
+        let x = candidates.swap_remove(pick);
+        decided[local(x)] = true;
+        order.push(x);
+        for &e in system.var_eqs[x as usize].as_slice() {
+            let le = scratch.local_eq[e as usize] as usize;
+            decided_in[le] += 1;
+            left[le] -= 1;
+        }
+        // Cells sharing an equation with x: new candidates, and the only
+        // ones whose factor changed.
+        for &e in system.var_eqs[x as usize].as_slice() {
+            for &y in system.eqs[e as usize].vars.as_slice() {
+                let ly = local(y);
+                if decided[ly] {
+                    continue;
+                }
+                if !is_candidate[ly] {
+                    is_candidate[ly] = true;
+                    candidates.push(y);
+                }
+                cached[ly] = factor(y, &left, &decided_in);
+            }
+        }
+    }
+    debug_assert_eq!(order.len(), n, "component is connected");
+    order
+}
+
+/// For each step of the order, the slots of the equations it touches: first
+/// the equations active before the step (in key order), then the ones the
+/// step opens. Returns the flat slots and each step's start.
+fn step_plans(
+    system: &System,
+    component: &Component,
+    order: &[u32],
+    scratch: &Scratch,
+) -> (Vec<Slot>, Vec<usize>) {
+    let mut left: Vec<u8> = component
+        .eqs
+        .iter()
+        .map(|&e| system.eqs[e as usize].vars.len)
+        .collect();
+    let mut opened = vec![false; component.eqs.len()];
+    let mut active: Vec<u32> = Vec::new(); // local equation ids, key order
+    let mut next_active: Vec<u32> = Vec::new();
+    let mut slots = Vec::new();
+    let mut start = Vec::with_capacity(order.len() + 1);
+    for &x in order {
+        start.push(slots.len());
+        let eqs_of_x = system.var_eqs[x as usize];
+        let touches = |le: u32| {
+            eqs_of_x
+                .as_slice()
+                .iter()
+                .any(|&e| scratch.local_eq[e as usize] == le)
+        };
+        next_active.clear();
+        for &le in &active {
+            let add = touches(le);
+            if add {
+                left[le as usize] -= 1;
+            }
+            let eq = &system.eqs[component.eqs[le as usize] as usize];
+            slots.push(Slot {
+                add,
+                target: eq.target,
+                left_after: left[le as usize],
+            });
+            if left[le as usize] > 0 {
+                next_active.push(le);
+            }
+        }
+        for &e in eqs_of_x.as_slice() {
+            let le = scratch.local_eq[e as usize];
+            if opened[le as usize] {
+                continue;
+            }
+            opened[le as usize] = true;
+            left[le as usize] -= 1;
+            slots.push(Slot {
+                add: true,
+                target: system.eqs[e as usize].target,
+                left_after: left[le as usize],
+            });
+            if left[le as usize] > 0 {
+                next_active.push(le);
+            }
+        }
+        std::mem::swap(&mut active, &mut next_active);
+    }
+    start.push(slots.len());
+    debug_assert!(active.is_empty(), "every equation closes by the last step");
+    (slots, start)
+}
+
+/// How the global count restricts the components and the interior.
+struct CountResult {
+    /// Per component, the mine counts the rest of the board can complete.
+    allowed: Vec<Vec<u64>>,
+    interior_can_mine: bool,
+    interior_can_safe: bool,
+    /// The outer count programme ran (the count could bind).
+    binds: bool,
+}
+
+/// Step 4 of the module doc: combines the components' feasible counts with
+/// the global count.
+fn combine_counts(
+    board: &Board,
+    dps: &[ComponentDp],
+    interior: usize,
+) -> Result<CountResult, Contradiction> {
+    let all_counts = |dp: &ComponentDp| vec![u64::MAX; dp.words];
+    let Some(remaining) = board.remaining_mines() else {
+        // No global equation: components are independent and interior cells
+        // are free, so every component count is allowed and no interior cell
+        // is forced.
+        return Ok(CountResult {
+            allowed: dps.iter().map(all_counts).collect(),
+            interior_can_mine: interior > 0,
+            interior_can_safe: interior > 0,
+            binds: false,
+        });
+    };
+    let total = board.total_mines().unwrap_or(0);
+    let known = board.known_mines();
+    let closed = board.unknown_count();
+    let total_phrase = if known == 0 {
+        format!("total {total}")
+    } else {
+        format!("total {total} with {known} mines known leaves {remaining}")
+    };
+    if remaining < 0 {
+        return Err(Contradiction::new(
+            Vec::new(),
+            format!("total {total}: {known} mines are already known"),
+        ));
+    }
+    let r = remaining as u64;
+    let i = interior as u64;
+    let minima: Vec<u64> = dps
+        .iter()
+        .map(|dp| lowest_bit(dp.feasible_counts()) as u64)
+        .collect();
+    let maxima: Vec<u64> = dps
+        .iter()
+        .map(|dp| highest_bit(dp.feasible_counts()) as u64)
+        .collect();
+    let frontier_min: u64 = minima.iter().sum();
+    let frontier_max: u64 = maxima.iter().sum();
+    // Every layout puts between `frontier_min` and `frontier_max + I`
+    // mines on the closed cells; the count must fall in that range.
+    if r < frontier_min || r > frontier_max + i {
+        return Err(Contradiction::new(
+            Vec::new(),
+            format!(
+                "{total_phrase}: between {frontier_min} and {} mines fit in the {closed} closed cells",
+                frontier_max + i
+            ),
+        ));
+    }
+    if frontier_max <= r && frontier_min + i >= r {
+        // Any choice of solutions, one per component, leaves between
+        // `r - frontier_max ≥ 0` and `r - frontier_min ≤ I` mines for the
+        // interior: the count rules nothing out on the frontier. The
+        // interior can hold a mine iff the sparsest frontier leaves one,
+        // and a safe cell iff the densest frontier leaves fewer than `I`.
+        return Ok(CountResult {
+            allowed: dps.iter().map(all_counts).collect(),
+            interior_can_mine: i > 0 && frontier_min < r,
+            interior_can_safe: i > 0 && frontier_max + i > r,
+            binds: false,
+        });
+    }
+
+    // The outer programme over totals 0..=r (a total above r can only grow).
+    let bits = r as usize + 1;
+    let words = bits.div_ceil(64);
+    let c = dps.len();
+    // backward[k]: totals t after components 0..k from which components
+    // k.. can end in [r - I, r].
+    let mut backward = vec![0u64; (c + 1) * words];
+    set_range(
+        &mut backward[c * words..],
+        r.saturating_sub(i) as usize,
+        r as usize,
+    );
+    for k in (0..c).rev() {
+        let (head, tail) = backward.split_at_mut((k + 1) * words);
+        let dst = &mut head[k * words..];
+        let src = &tail[..words];
+        for_each_bit(dps[k].feasible_counts(), |m| {
+            if m <= r as usize {
+                or_shr(dst, src, m);
+            }
+        });
+    }
+    if !get_bit(&backward[..words], 0) {
+        return Err(Contradiction::new(
+            Vec::new(),
+            format!(
+                "{total_phrase}: no layout puts exactly {r} mines on the {closed} closed cells \
+                 (between {frontier_min} and {} fit, with gaps)",
+                frontier_max + i
+            ),
+        ));
+    }
+    let mut prefix = vec![0u64; words];
+    prefix[0] = 1; // no component yet: total 0
+    let mut allowed = Vec::with_capacity(c);
+    for (k, dp) in dps.iter().enumerate() {
+        let after = &backward[(k + 1) * words..(k + 2) * words];
+        let mut mask = vec![0u64; dp.words];
+        for_each_bit(dp.feasible_counts(), |m| {
+            // Component k may hold m mines iff some total p of the earlier
+            // components has p + m completable by the later ones.
+            if m <= r as usize && intersects_shl(&prefix, m, after) {
+                set_bit(&mut mask, m);
+            }
+        });
+        allowed.push(mask);
+        let mut next = vec![0u64; words];
+        for_each_bit(dp.feasible_counts(), |m| {
+            if m <= r as usize {
+                or_shl(&mut next, &prefix, m);
+            }
+        });
+        clear_from(&mut next, bits);
+        prefix = next;
+    }
+    // `prefix` now holds every achievable frontier total ≤ r; the interior
+    // takes r - t of them, which must lie in 0..=I.
+    let lo = r.saturating_sub(i) as usize;
+    Ok(CountResult {
+        allowed,
+        interior_can_mine: i > 0 && r >= 1 && any_in_range(&prefix, lo, r as usize - 1),
+        interior_can_safe: i > 0
+            && any_in_range(&prefix, (r + 1).saturating_sub(i) as usize, r as usize),
+        binds: true,
+    })
+}
+
+// ---- small bitset helpers (little-endian words: bit k = count k) ----
+
+/// A fast deterministic hash of a state key.
+#[inline]
+fn hash_key(key: &[u8]) -> u64 {
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ key.len() as u64;
+    for chunk in key.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^= h >> 29;
+    }
+    h
+}
+
+#[inline]
+fn get_bit(b: &[u64], k: usize) -> bool {
+    b.get(k / 64).is_some_and(|w| w >> (k % 64) & 1 == 1)
+}
+
+#[inline]
+fn set_bit(b: &mut [u64], k: usize) {
+    b[k / 64] |= 1 << (k % 64);
+}
+
+/// Sets bits `lo..=hi`.
+fn set_range(b: &mut [u64], lo: usize, hi: usize) {
+    for k in lo..=hi {
+        set_bit(b, k);
+    }
+}
+
+/// Clears bits `from..`.
+fn clear_from(b: &mut [u64], from: usize) {
+    for (w, word) in b.iter_mut().enumerate() {
+        let base = w * 64;
+        if base >= from {
+            *word = 0;
+        } else if base + 64 > from {
+            *word &= (1u64 << (from - base)) - 1;
+        }
+    }
+}
+
+fn any_in_range(b: &[u64], lo: usize, hi: usize) -> bool {
+    lo <= hi && (lo..=hi).any(|k| get_bit(b, k))
+}
+
+fn lowest_bit(b: &[u64]) -> usize {
+    for (w, &word) in b.iter().enumerate() {
+        if word != 0 {
+            return w * 64 + word.trailing_zeros() as usize;
+        }
+    }
+    unreachable!("empty count set of a feasible component")
+}
+
+fn highest_bit(b: &[u64]) -> usize {
+    for (w, &word) in b.iter().enumerate().rev() {
+        if word != 0 {
+            return w * 64 + 63 - word.leading_zeros() as usize;
+        }
+    }
+    unreachable!("empty count set of a feasible component")
+}
+
+fn for_each_bit(b: &[u64], mut f: impl FnMut(usize)) {
+    for (w, &word) in b.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            f(w * 64 + word.trailing_zeros() as usize);
+            word &= word - 1;
+        }
+    }
+}
+
+/// Word `i` of `src << sh`.
+#[inline]
+fn shl_word(src: &[u64], sh: usize, i: usize) -> u64 {
+    let (ws, bs) = (sh / 64, sh % 64);
+    if i < ws {
+        return 0;
+    }
+    let j = i - ws;
+    let low = if j < src.len() { src[j] << bs } else { 0 };
+    let carry = if bs > 0 && j >= 1 && j - 1 < src.len() {
+        src[j - 1] >> (64 - bs)
+    } else {
+        0
+    };
+    low | carry
+}
+
+/// `dst |= src << sh`, truncated to `dst`'s length.
+#[inline]
+fn or_shl(dst: &mut [u64], src: &[u64], sh: usize) {
+    for (i, d) in dst.iter_mut().enumerate() {
+        *d |= shl_word(src, sh, i);
+    }
+}
+
+/// `dst |= src >> sh`.
+#[inline]
+fn or_shr(dst: &mut [u64], src: &[u64], sh: usize) {
+    let (ws, bs) = (sh / 64, sh % 64);
+    for (i, d) in dst.iter_mut().enumerate() {
+        let j = i + ws;
+        let low = if j < src.len() { src[j] >> bs } else { 0 };
+        let carry = if bs > 0 && j + 1 < src.len() {
+            src[j + 1] << (64 - bs)
+        } else {
+            0
+        };
+        *d |= low | carry;
+    }
+}
+
+/// Whether `(a << sh) & b` is non-empty.
+#[inline]
+fn intersects_shl(a: &[u64], sh: usize, b: &[u64]) -> bool {
+    b.iter()
+        .enumerate()
+        .any(|(i, &w)| w & shl_word(a, sh, i) != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brute;
+    use crate::grid::Grid;
+
+    /// A board from a picture: `?` closed, `F` known mine, `.` known safe,
+    /// digits revealed numbers; rows separated by whitespace.
+    fn board(picture: &str, total: Option<u32>) -> Board {
+        let rows: Vec<&str> = picture.split_whitespace().collect();
+        let grid = Grid::new(rows.len(), rows[0].len());
+        let cells = rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .map(|ch| match ch {
+                '?' => Cell::Unknown,
+                'F' => Cell::Mine,
+                '.' => Cell::Safe,
+                d => Cell::Revealed(d.to_digit(10).expect("picture cell") as u8),
+            })
+            .collect();
+        Board::new(grid, cells, total)
+    }
+
+    fn forced(b: &Board) -> Result<Vec<Forced>, Contradiction> {
+        let mut out = Vec::new();
+        find(b, None, &mut out)?;
+        // Whatever the example, the oracle must agree exactly.
+        assert_eq!(Some(out.clone()), brute::forced(b), "hypotheses vs brute");
+        Ok(out)
+    }
+
+    fn mine(cell: u32) -> Forced {
+        Forced {
+            cell,
+            value: Value::Mine,
+        }
+    }
+    fn safe(cell: u32) -> Forced {
+        Forced {
+            cell,
+            value: Value::Safe,
+        }
+    }
+
+    #[test]
+    fn one_two_one_against_a_wall() {
+        // ? ? ?     a + b = 1, a + b + c = 2, b + c = 1:
+        // 1 2 1     subtracting gives c = 1 and a = 1, hence b = 0.
+        let b = board("??? 121", None);
+        assert_eq!(forced(&b).unwrap(), vec![mine(0), safe(1), mine(2)]);
+    }
+
+    #[test]
+    fn one_one_clears_the_third_cell() {
+        // ? ? ?     a + b = 1 and a + b + c = 1 ⇒ c = 0; a, b undecided.
+        // 1 1 .
+        let b = board("??? 11.", None);
+        assert_eq!(forced(&b).unwrap(), vec![safe(2)]);
+    }
+
+    #[test]
+    fn case_split_needs_a_hypothesis() {
+        // Equations x0 + x2 = 1 and x2 + x4 = 1 (1×5 row `? 1 ? 1 ?`):
+        // solutions {x2} (1 mine) and {x0, x4} (2 mines). Nothing is forced
+        // without the count; the count picks one solution.
+        let b = board("?1?1?", None);
+        assert_eq!(forced(&b).unwrap(), vec![]);
+        let b = board("?1?1?", Some(1));
+        assert_eq!(forced(&b).unwrap(), vec![safe(0), mine(2), safe(4)]);
+        let b = board("?1?1?", Some(2));
+        assert_eq!(forced(&b).unwrap(), vec![mine(0), safe(2), mine(4)]);
+    }
+
+    #[test]
+    fn global_count_decides_the_interior() {
+        // `? 1 ? . ? ?`: the 1 holds exactly one mine in cells 0, 2; cells
+        // 4 and 5 are interior (no revealed neighbour).
+        let picture = "?1?.??";
+        // Total 1: the frontier already takes it, the interior is safe.
+        assert_eq!(
+            forced(&board(picture, Some(1))).unwrap(),
+            vec![safe(4), safe(5)]
+        );
+        // Total 3: two mines left for two interior cells.
+        assert_eq!(
+            forced(&board(picture, Some(3))).unwrap(),
+            vec![mine(4), mine(5)]
+        );
+        // Total 2: one of the two interior cells, either.
+        assert_eq!(forced(&board(picture, Some(2))).unwrap(), vec![]);
+        // Total 4: at most 3 fit.
+        let err = forced(&board(picture, Some(4))).unwrap_err();
+        assert!(err.cells.is_empty());
+        assert_eq!(
+            err.reason,
+            "total 4: between 1 and 3 mines fit in the 4 closed cells"
+        );
+    }
+
+    #[test]
+    fn count_binds_across_components() {
+        // Two copies of the `? 1 ? 1 ?` case split (1 or 2 mines each),
+        // separated by a safe column, plus one interior cell far away.
+        //   ? 1 ? 1 ? . ? 1 ? 1 ? . . ?
+        let picture = "?1?1?.?1?1?..?";
+        // Total 2: both components must take their 1-mine solution and the
+        // interior cell is safe.
+        assert_eq!(
+            forced(&board(picture, Some(2))).unwrap(),
+            vec![
+                safe(0),
+                mine(2),
+                safe(4),
+                safe(6),
+                mine(8),
+                safe(10),
+                safe(13)
+            ]
+        );
+        // Total 5: 2 + 2 + the interior mine.
+        assert_eq!(
+            forced(&board(picture, Some(5))).unwrap(),
+            vec![
+                mine(0),
+                safe(2),
+                mine(4),
+                mine(6),
+                safe(8),
+                mine(10),
+                mine(13)
+            ]
+        );
+        // Total 3: 1+2, 2+1 or 1+1+interior: nothing forced.
+        assert_eq!(forced(&board(picture, Some(3))).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn known_mines_and_safe_cells_count_right() {
+        // `F 2 ? . ?` with total 2: the 2 needs one more mine, which must be
+        // cell 2; with total 2 and one flag, the interior cell 4 is safe.
+        let b = board("F2?.?", Some(2));
+        assert_eq!(forced(&b).unwrap(), vec![mine(2), safe(4)]);
+    }
+
+    #[test]
+    fn contradictions_name_their_cells() {
+        // One number alone.
+        let err = forced(&board("2?", None)).unwrap_err();
+        assert_eq!(err.cells, vec![0]);
+        // A number with nothing left to place its mine in.
+        let err = forced(&board("1.", None)).unwrap_err();
+        assert_eq!(err.cells, vec![0]);
+        // Two numbers that disagree about their shared cell.
+        let err = forced(&board("1?0", None)).unwrap_err();
+        assert_eq!(err.cells, vec![0, 2]);
+        // Flags beyond the total.
+        let err = forced(&board("FF?", Some(1))).unwrap_err();
+        assert!(err.cells.is_empty());
+        // A count beyond what the closed cells can hold: `1 2 1` pins
+        // exactly two mines on the three cells above it.
+        let err = forced(&board("??? 121", Some(3))).unwrap_err();
+        assert!(err.cells.is_empty(), "{err:?}");
+        assert_eq!(
+            err.reason,
+            "total 3: between 2 and 2 mines fit in the 3 closed cells"
+        );
+    }
+
+    #[test]
+    fn count_in_a_gap_is_a_contradiction() {
+        // A star: the closed cell a = (2,2) shares a 1 with each of b, c, d
+        // (corners), so b = c = d = 1 − a: the component holds 1 mine (a)
+        // or 3 (b, c, d), never 2.
+        let picture = "?...? .1.1. ..?.. .1... ?....";
+        assert_eq!(forced(&board(picture, None)).unwrap(), vec![]);
+        assert_eq!(
+            forced(&board(picture, Some(1))).unwrap(),
+            vec![safe(0), safe(4), mine(12), safe(20)]
+        );
+        assert_eq!(
+            forced(&board(picture, Some(3))).unwrap(),
+            vec![mine(0), mine(4), safe(12), mine(20)]
+        );
+        let err = forced(&board(picture, Some(2))).unwrap_err();
+        assert!(err.cells.is_empty());
+        assert!(
+            err.reason.contains("no layout puts exactly 2 mines"),
+            "{}",
+            err.reason
+        );
+    }
+
+    #[test]
+    fn numbers_with_nothing_closed_are_checked() {
+        // The 1 at (0,0) sees only the flag: satisfied; the 2 sees the flag
+        // and one closed cell, which must be a mine.
+        let b = board("1F2?", None);
+        assert_eq!(forced(&b).unwrap(), vec![mine(3)]);
+    }
+
+    /// A deterministic pseudo-random layout for the long-chain test.
+    fn layout(len: usize, seed: u64) -> Vec<bool> {
+        let mut s = seed;
+        (0..len)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                s % 6 < 2
+            })
+            .collect()
+    }
+
+    #[test]
+    fn long_chains_stay_small() {
+        // Three rows of 400: the middle row revealed, the outer rows closed
+        // and seeded with mines. One component of ~800 cells, an order of
+        // magnitude beyond enumeration; the programme's layers stay small.
+        let w = 400;
+        let grid = Grid::new(3, w);
+        let mut mines = layout(3 * w, 0x5eed);
+        for c in 0..w {
+            mines[w + c] = false;
+        }
+        let mut cells = vec![Cell::Unknown; 3 * w];
+        for c in 0..w {
+            let i = (w + c) as u32;
+            let n = grid
+                .neighbours(i)
+                .iter()
+                .filter(|&&nb| mines[nb as usize])
+                .count();
+            cells[w + c] = Cell::Revealed(n as u8);
+        }
+        let total = mines.iter().filter(|&&m| m).count() as u32;
+        for t in [None, Some(total)] {
+            let b = Board::new(grid, cells.clone(), t);
+            let mut out = Vec::new();
+            let profile = find_profiled(&b, &mut out).unwrap();
+            assert_eq!(profile.largest_component, 2 * w);
+            assert!(profile.largest_layer <= 64, "{profile:?}");
+            for f in &out {
+                assert_eq!(
+                    mines[f.cell as usize],
+                    f.value == Value::Mine,
+                    "cell {}",
+                    f.cell
+                );
+            }
+            // A 0 pins its six neighbours; a 6 all six: the chain's forced
+            // cells include at least those.
+            for c in 0..w {
+                if let Cell::Revealed(0) = cells[w + c] {
+                    assert!(out
+                        .iter()
+                        .any(|f| f.cell == c as u32 && f.value == Value::Safe));
+                }
+            }
+            // With the total, the whole board is one chain with no interior:
+            // the total adds information, so the forced set only grows.
+            if t.is_some() {
+                let mut without = Vec::new();
+                find(&Board::new(grid, cells.clone(), None), None, &mut without).unwrap();
+                assert!(without.iter().all(|f| out.contains(f)));
+            }
+        }
+    }
+
+    #[test]
+    fn bitset_helpers() {
+        let a = [0b1011u64, 1 << 63];
+        let mut d = [0u64; 3];
+        or_shl(&mut d, &a, 63);
+        assert_eq!(d, [1 << 63, 0b101, 1 << 62]);
+        let mut e = [0u64; 2];
+        or_shr(&mut e, &d, 63);
+        assert_eq!(e, [0b1011, 1 << 63]);
+        assert!(intersects_shl(&a, 1, &[0b100, 0]));
+        assert!(!intersects_shl(&a, 1, &[0b1, 0]));
+        assert_eq!(lowest_bit(&d), 63);
+        assert_eq!(highest_bit(&d), 190);
+        // Bits shifted past the end are dropped.
+        let mut t = [0u64; 2];
+        or_shl(&mut t, &a, 1);
+        assert_eq!(t, [0b10110, 0]);
+        let mut f = [u64::MAX; 2];
+        clear_from(&mut f, 70);
+        assert_eq!(f, [u64::MAX, 0b111111]);
+        assert!(any_in_range(&d, 60, 65) && !any_in_range(&d, 70, 127));
+    }
 }
