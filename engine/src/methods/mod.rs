@@ -96,7 +96,7 @@ impl MethodStats {
 }
 
 /// The four methods' statistics and the order the solver tries them in.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MethodTable {
     pub stats: [MethodStats; 4],
     order: [Method; 4],
@@ -118,30 +118,67 @@ impl MethodTable {
     pub fn get_mut(&mut self, m: Method) -> &mut MethodStats {
         &mut self.stats[m.index()]
     }
-    /// The order methods are tried in: increasing measured `t_c`. A method
-    /// with no attempt yet keeps its place in the research's order relative
-    /// to the others (its `t_c` is unknown, not zero), so the order only
-    /// changes once there is something measured to go by.
+    /// The order methods are tried in: increasing measured `t_c`.
     pub fn order(&self) -> [Method; 4] {
         self.order
     }
-    /// Re-sorts by `t_c` (stable, so ties keep the research's order).
+    /// Re-sorts by measured `t_c`. A method not tried yet has no measured
+    /// cost (its `t_c` is unknown, not zero), so it keeps its slot of the
+    /// research's order; the tried methods are sorted by `t_c` among the
+    /// other slots (stable: ties keep the research's order).
     pub fn reorder(&mut self) {
-        if self.stats.iter().any(|s| s.attempts == 0) {
-            return;
-        }
+        let mut tried: Vec<Method> = Method::RESEARCH_ORDER
+            .into_iter()
+            .filter(|m| self.get(*m).attempts > 0)
+            .collect();
+        tried.sort_by(|a, b| self.get(*a).t_c_micros().total_cmp(&self.get(*b).t_c_micros()));
+        let mut next = tried.into_iter();
         let mut order = Method::RESEARCH_ORDER;
-        order.sort_by(|a, b| {
-            self.get(*a)
-                .t_c_micros()
-                .partial_cmp(&self.get(*b).t_c_micros())
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
+        for slot in order.iter_mut() {
+            if self.get(*slot).attempts > 0 {
+                *slot = next.next().expect("as many tried methods as tried slots");
+            }
+        }
         self.order = order;
     }
     pub fn merge(&mut self, o: &MethodTable) {
         for m in Method::ALL {
             self.get_mut(m).merge(o.get(m));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(attempts: u64, successes: u64, nanos_success: u64, nanos_fail: u64) -> MethodStats {
+        MethodStats { attempts, successes, nanos_success, nanos_fail, cells: successes }
+    }
+
+    #[test]
+    fn t_c_is_the_research_formula() {
+        // 3 failures of 2 µs, 1 success of 10 µs: t_c = (3/1)·2 + 10 = 16 µs.
+        let s = stats(4, 1, 10_000, 6_000);
+        assert_eq!(s.t_u_micros(), 2.0);
+        assert_eq!(s.t_s_micros(), 10.0);
+        assert_eq!(s.t_c_micros(), 16.0);
+        assert!(stats(2, 0, 0, 5_000).t_c_micros().is_infinite());
+    }
+
+    #[test]
+    fn reorder_sorts_tried_methods_and_keeps_untried_slots() {
+        let mut t = MethodTable::default();
+        assert_eq!(t.order(), Method::RESEARCH_ORDER);
+        // hypotheses measured cheaper than linked cells 1; linked cells 2
+        // untried keeps the last slot.
+        *t.get_mut(Method::SingleCell) = stats(10, 10, 10_000, 0); // 1 µs
+        *t.get_mut(Method::LinkedCells1) = stats(10, 1, 50_000, 90_000); // 9·10+50
+        *t.get_mut(Method::Hypotheses) = stats(2, 2, 60_000, 0); // 30 µs
+        t.reorder();
+        assert_eq!(
+            t.order(),
+            [Method::SingleCell, Method::Hypotheses, Method::LinkedCells1, Method::LinkedCells2]
+        );
     }
 }
