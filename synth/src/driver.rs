@@ -106,7 +106,11 @@ pub fn synthesize_order(
         if geometry.walls == 0 {
             let (found, raw) = emit(geometry, &table, orientations);
             // The mask walk and the binomial count must agree.
-            assert_eq!(raw, stats[entry].kept_raw - kept_before, "mask walk disagrees with the counts");
+            assert_eq!(
+                raw,
+                stats[entry].kept_raw - kept_before,
+                "mask walk disagrees with the counts"
+            );
             rules.extend(found);
         }
         progress(ProgressEvent::Advance(work(geometry)));

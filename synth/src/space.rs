@@ -116,7 +116,7 @@ fn connected(foci: &[(u8, u8)]) -> bool {
 
 /// Every shape of `order` foci, all orientations, whose pattern fits a
 /// `max_window × max_window` window, with the foci connected (see
-/// [`connected`]), sorted. For order 1 that is the single focus; for order 2
+/// `connected`), sorted. For order 1 that is the single focus; for order 2
 /// the 12 unordered offsets at distance 1 or 2 (windows 4 and 5); for
 /// order 3 the connected triples whose span is at most 4×4 (window ≤ 6).
 pub fn shapes(order: u8, max_window: u8) -> Vec<Shape> {
