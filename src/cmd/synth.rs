@@ -179,46 +179,15 @@ fn temporary_path(output: &Path) -> PathBuf {
     output.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
 }
 
-/// Writes `rb` to `path`.
-// TODO(lead): switch to Rulebase::write once format.rs lands
+/// Writes `rb` to `path` in the rulebase file format (the caller renames
+/// the temporary file into place).
 fn write_rulebase(rb: &Rulebase, path: &Path) -> Result<(), super::CliError> {
-    let bytes = bincode::serialize(rb)?;
-    std::fs::write(path, bytes)?;
+    std::fs::write(path, rb.try_to_bytes()?)?;
     Ok(())
 }
 
-/// Reads a rulebase written by [`write_rulebase`].
-// TODO(lead): switch to Rulebase::read once format.rs lands
+/// Reads and fully validates a rulebase file (magic, version, checksum,
+/// canonical sorted rules).
 fn read_rulebase(path: &Path) -> Result<Rulebase, super::CliError> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    // The legacy `bincode::deserialize` encoding, with a size limit so a
-    // corrupted length cannot make it allocate without bound.
-    use bincode::Options as _;
-    let rulebase = bincode::DefaultOptions::new()
-        .with_fixint_encoding()
-        .allow_trailing_bytes()
-        .with_limit(bytes.len() as u64 * 8 + 1024)
-        .deserialize::<Rulebase>(&bytes)
-        .map_err(|e| format!("{} is not a rulebase: {e}", path.display()))?;
-    // Decodable is not yet well-formed: check what the synthesizer relies
-    // on before touching the rules.
-    for (i, rule) in rulebase.rules.iter().enumerate() {
-        let p = &rule.pattern;
-        let cells = p.h as usize * p.w as usize;
-        if p.cells.len() != cells
-            || cells == 0
-            || cells > 64
-            || (rule.safe | rule.mine) >> (cells - 1) >> 1 != 0
-        {
-            return Err(format!(
-                "{}: rule {i} is malformed ({}x{} pattern with {} cells)",
-                path.display(),
-                p.h,
-                p.w,
-                p.cells.len()
-            )
-            .into());
-        }
-    }
-    Ok(rulebase)
+    Rulebase::read(path).map_err(|e| format!("{}: {e}", path.display()).into())
 }
