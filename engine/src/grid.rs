@@ -81,6 +81,14 @@ impl Grid {
     #[inline]
     pub fn neighbours(&self, i: u32) -> Neighbours {
         let (r, c) = self.rc(i);
+        if r > 0 && c > 0 && r + 1 < self.h && c + 1 < self.w {
+            // Interior cell (the common case): eight fixed offsets.
+            let w = self.w as u32;
+            return Neighbours {
+                buf: [i - w - 1, i - w, i - w + 1, i - 1, i + 1, i + w - 1, i + w, i + w + 1],
+                len: 8,
+            };
+        }
         let mut buf = [0u32; 8];
         let mut len = 0u8;
         let r0 = r.saturating_sub(1);

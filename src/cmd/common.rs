@@ -39,7 +39,7 @@ pub fn methods_json(t: &MethodTable) -> Value {
                     "cells": s.cells,
                     "t_s_micros": round3(s.t_s_micros()),
                     "t_u_micros": round3(s.t_u_micros()),
-                    "t_c_micros": if s.t_c_micros().is_finite() { json!(round3(s.t_c_micros())) } else { Value::Null },
+                    "t_c_micros": round3(s.t_c_micros()),
                 })
             })
             .collect(),

@@ -73,15 +73,14 @@ impl MethodStats {
         }
     }
     /// Mean cycle time `t_c = (n_u / n_s) · t_u + t_s`, µs: the expected
-    /// cost of one success. Infinite for a method that never succeeded but
-    /// was tried.
+    /// cost of one success. The research's formula is undefined before the
+    /// first success; then the estimate is `(n_u + 1) · t_u`, the cost if
+    /// the next attempt succeeds — finite, so one early failure does not
+    /// push a cheap method behind expensive ones for good, and growing with
+    /// every further failure. 0 for a method never tried.
     pub fn t_c_micros(&self) -> f64 {
         if self.successes == 0 {
-            if self.attempts == 0 {
-                0.0
-            } else {
-                f64::INFINITY
-            }
+            (self.failures() + 1) as f64 * self.t_u_micros()
         } else {
             self.failures() as f64 / self.successes as f64 * self.t_u_micros() + self.t_s_micros()
         }
@@ -163,7 +162,8 @@ mod tests {
         assert_eq!(s.t_u_micros(), 2.0);
         assert_eq!(s.t_s_micros(), 10.0);
         assert_eq!(s.t_c_micros(), 16.0);
-        assert!(stats(2, 0, 0, 5_000).t_c_micros().is_infinite());
+        // Before any success: (n_u + 1) · t_u = 3 · 2.5 µs.
+        assert_eq!(stats(2, 0, 0, 5_000).t_c_micros(), 7.5);
     }
 
     #[test]
