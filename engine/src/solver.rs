@@ -13,14 +13,39 @@
 //!   contradicts is reported as [`SolveError::Unsound`], never hidden.
 //! - [`analyse_position`] (no truth): mark it `Safe` (no number).
 //!
-//! Incremental work: the local methods (single-cell, linked cells 1) keep a
-//! list of the revealed numbers whose neighbourhood changed since they last
-//! ran; the global methods run again only if anything changed since their
-//! last failed attempt.
+//! Rules first: when a [`RuleIndex`] is given, every round starts by
+//! matching the rulebase around the numbers that changed; the methods run
+//! only when no rule fires.
+//!
+//! Incremental work: the rule layer and the local methods (single-cell,
+//! linked cells 1) keep a list of the revealed numbers whose neighbourhood
+//! changed since they last ran; the global methods run again only if
+//! anything changed since their last failed attempt.
 
 use crate::board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
 use crate::methods::{self, MethodTable};
+use crate::rules::matcher::RuleIndex;
 use std::time::Instant;
+
+/// Which deduction layers run: the rulebase (matched first, every round)
+/// and/or the four methods (only when no rule fires).
+#[derive(Clone, Copy)]
+pub struct Layers<'r> {
+    pub rules: Option<&'r RuleIndex>,
+    pub methods: bool,
+}
+
+impl Layers<'_> {
+    /// The four methods alone.
+    pub const METHODS_ONLY: Layers<'static> = Layers {
+        rules: None,
+        methods: true,
+    };
+}
+
+/// Called with the board *before* a method's deduction is applied (for
+/// learning rules from it).
+pub type Observer<'o> = &'o mut dyn FnMut(&Board, Forced, Method);
 
 /// Why solving stopped with an error.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,9 +209,11 @@ impl Apply for MarkOnly {
 pub struct Solver<'t> {
     board: Board,
     table: &'t mut MethodTable,
-    /// Per local method (single-cell, linked cells 1): numbers to re-examine.
-    dirty: [Vec<u32>; 2],
-    in_dirty: [Vec<bool>; 2],
+    layers: Layers<'t>,
+    /// Per local layer (single-cell, linked cells 1, rules): numbers to
+    /// re-examine.
+    dirty: [Vec<u32>; 3],
+    in_dirty: [Vec<bool>; 3],
     /// Per global method (linked cells 2, hypotheses): board changed since
     /// its last failed attempt.
     stale: [bool; 2],
@@ -202,6 +229,9 @@ fn local_slot(m: Method) -> Option<usize> {
     }
 }
 
+/// The rule layer's dirty list.
+const RULES_SLOT: usize = 2;
+
 fn global_slot(m: Method) -> usize {
     match m {
         Method::LinkedCells2 => 0,
@@ -210,13 +240,14 @@ fn global_slot(m: Method) -> usize {
 }
 
 impl<'t> Solver<'t> {
-    pub fn new(board: Board, table: &'t mut MethodTable) -> Solver<'t> {
+    pub fn new(board: Board, layers: Layers<'t>, table: &'t mut MethodTable) -> Solver<'t> {
         let n = board.grid().len();
         let mut s = Solver {
             board,
             table,
-            dirty: [Vec::new(), Vec::new()],
-            in_dirty: [vec![false; n], vec![false; n]],
+            layers,
+            dirty: [Vec::new(), Vec::new(), Vec::new()],
+            in_dirty: [vec![false; n], vec![false; n], vec![false; n]],
             stale: [true, true],
             by_source: BySource::default(),
             log: Vec::new(),
@@ -241,7 +272,7 @@ impl<'t> Solver<'t> {
     }
 
     fn mark_dirty_number(&mut self, i: u32) {
-        for k in 0..2 {
+        for k in 0..3 {
             if !self.in_dirty[k][i as usize] {
                 self.in_dirty[k][i as usize] = true;
                 self.dirty[k].push(i);
@@ -263,11 +294,100 @@ impl<'t> Solver<'t> {
         self.stale = [true, true];
     }
 
-    fn run_to_fixpoint(&mut self, apply: &mut dyn Apply) -> Result<(), SolveError> {
+    /// Moves dirty list `k` into `into`, keeping only numbers that still
+    /// have an unknown neighbour (the others can prove nothing).
+    fn take_dirty(&mut self, k: usize, into: &mut Vec<u32>) {
+        into.clear();
+        into.extend(
+            self.dirty[k]
+                .iter()
+                .copied()
+                .filter(|&i| self.board.unknown_neighbours(i).next().is_some()),
+        );
+        for &i in &self.dirty[k] {
+            self.in_dirty[k][i as usize] = false;
+        }
+        self.dirty[k].clear();
+    }
+
+    /// Applies proven cells (skipping cells already settled by an earlier
+    /// one, e.g. opened by a flood fill).
+    fn apply_all(
+        &mut self,
+        apply: &mut dyn Apply,
+        found: &[(Forced, Source)],
+        mut observer: Option<&mut Observer<'_>>,
+    ) -> Result<(), SolveError> {
+        let mut changed = Vec::new();
+        for &(f, source) in found {
+            if !self.board.cell(f.cell).is_unknown() {
+                continue;
+            }
+            if let (Some(obs), Source::Method(m)) = (observer.as_mut(), source) {
+                obs(&self.board, f, m);
+            }
+            self.by_source.add(source, 1);
+            self.log.push(Deduction {
+                cell: f.cell,
+                value: f.value,
+                source,
+            });
+            changed.clear();
+            apply.apply(&mut self.board, f, source, &mut changed)?;
+            for &c in &changed {
+                self.note_changed(c);
+            }
+        }
+        Ok(())
+    }
+
+    fn run_to_fixpoint(
+        &mut self,
+        apply: &mut dyn Apply,
+        mut observer: Option<Observer<'_>>,
+    ) -> Result<(), SolveError> {
         let mut found: Vec<Forced> = Vec::new();
-        let mut changed: Vec<u32> = Vec::new();
+        let mut by_rule: Vec<(Forced, u8)> = Vec::new();
+        let mut proven: Vec<(Forced, Source)> = Vec::new();
         let mut dirty_now: Vec<u32> = Vec::new();
         'rounds: while !apply.done(&self.board) {
+            // Rules first: match the rulebase around every number whose
+            // neighbourhood changed. A matching forced rule is a proof (each
+            // rule was proven by enumeration over its own window); a
+            // matching forbidden rule means the board has no layout.
+            if let Some(index) = self.layers.rules {
+                if !self.dirty[RULES_SLOT].is_empty() {
+                    self.take_dirty(RULES_SLOT, &mut dirty_now);
+                    if !dirty_now.is_empty() {
+                        by_rule.clear();
+                        let t0 = Instant::now();
+                        let result = index.find(&self.board, Some(&dirty_now), &mut by_rule);
+                        let nanos = t0.elapsed().as_nanos() as u64;
+                        result?;
+                        // Each cell once, credited to the lowest order that
+                        // proves it.
+                        by_rule.sort_unstable_by_key(|(f, order)| (f.cell, *order));
+                        by_rule.dedup_by_key(|(f, _)| f.cell);
+                        by_rule.retain(|(f, _)| self.board.cell(f.cell).is_unknown());
+                        let stats = &mut self.table.rules;
+                        stats.attempts += 1;
+                        if by_rule.is_empty() {
+                            stats.nanos_fail += nanos;
+                        } else {
+                            stats.successes += 1;
+                            stats.nanos_success += nanos;
+                            stats.cells += by_rule.len() as u64;
+                            proven.clear();
+                            proven.extend(by_rule.iter().map(|&(f, order)| (f, Source::Rule { order })));
+                            self.apply_all(apply, &proven, None)?;
+                            continue 'rounds;
+                        }
+                    }
+                }
+            }
+            if !self.layers.methods {
+                break;
+            }
             for method in self.table.order() {
                 // Skip attempts that cannot find anything new: a local
                 // method with no changed number, a global one on a board it
@@ -277,15 +397,7 @@ impl<'t> Solver<'t> {
                         if self.dirty[k].is_empty() {
                             continue;
                         }
-                        dirty_now.clear();
-                        dirty_now.extend(self.dirty[k].iter().copied().filter(|&i| {
-                            // keep numbers that still have an unknown neighbour
-                            self.board.unknown_neighbours(i).next().is_some()
-                        }));
-                        for &i in &self.dirty[k] {
-                            self.in_dirty[k][i as usize] = false;
-                        }
-                        self.dirty[k].clear();
+                        self.take_dirty(k, &mut dirty_now);
                         if dirty_now.is_empty() {
                             continue;
                         }
@@ -320,22 +432,9 @@ impl<'t> Solver<'t> {
                 stats.nanos_success += nanos;
                 stats.cells += found.len() as u64;
                 let source = Source::Method(method);
-                self.by_source.add(source, found.len() as u64);
-                for &f in &found {
-                    if !self.board.cell(f.cell).is_unknown() {
-                        continue; // opened by a flood fill meanwhile
-                    }
-                    self.log.push(Deduction {
-                        cell: f.cell,
-                        value: f.value,
-                        source,
-                    });
-                    changed.clear();
-                    apply.apply(&mut self.board, f, source, &mut changed)?;
-                    for &c in &changed {
-                        self.note_changed(c);
-                    }
-                }
+                proven.clear();
+                proven.extend(found.iter().map(|&f| (f, source)));
+                self.apply_all(apply, &proven, observer.as_mut())?;
                 self.table.reorder();
                 continue 'rounds;
             }
@@ -379,14 +478,25 @@ pub fn starting_board(field: &Field) -> (Board, usize) {
 /// Solves a field by no-guess play: open only proven-safe cells until every
 /// safe cell is open (solved) or nothing is forced (stuck).
 pub fn solve_field(field: &Field, table: &mut MethodTable) -> Result<SolveOutcome, SolveError> {
+    solve_field_with(field, Layers::METHODS_ONLY, table, None)
+}
+
+/// [`solve_field`] with a choice of layers (rules first, then methods), and
+/// an optional observer of every method deduction (for learning).
+pub fn solve_field_with(
+    field: &Field,
+    layers: Layers<'_>,
+    table: &mut MethodTable,
+    observer: Option<Observer<'_>>,
+) -> Result<SolveOutcome, SolveError> {
     let (board, revealed) = starting_board(field);
     let mut opener = OpenFromTruth {
         field,
         revealed,
         stack: Vec::new(),
     };
-    let mut solver = Solver::new(board, table);
-    solver.run_to_fixpoint(&mut opener)?;
+    let mut solver = Solver::new(board, layers, table);
+    solver.run_to_fixpoint(&mut opener, observer)?;
     Ok(SolveOutcome {
         solved: opener.revealed == field.safe_cells(),
         opened_safe_cells: opener.revealed,

@@ -1,10 +1,10 @@
 //! `sapper analyse`: every forced cell of a position.
 
-use super::common::{by_source_json, cell_json};
+use super::common::{by_source_json, cell_json, RulesArgs};
 use super::CliError;
 use sapper_engine::formats::position::{read_position, write_position};
 use sapper_engine::methods::MethodTable;
-use sapper_engine::solver::analyse_position;
+use sapper_engine::solver::{analyse_position_with, Layers};
 use sapper_engine::Value;
 use serde_json::json;
 use std::path::PathBuf;
@@ -37,6 +37,19 @@ pub struct Args {
     /// "mines" lists only newly forced mines, not flags).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Run one layer alone: `rules` (the rulebase to its own fixpoint: what
+    /// single numbers and pairs of numbers allow) or `methods` (the four
+    /// methods, no rulebase).
+    #[arg(long, value_enum)]
+    only: Option<Only>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Only {
+    Rules,
+    Methods,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -48,8 +61,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     };
     let grid = position.grid;
+    let index = if args.only == Some(Only::Methods) {
+        None
+    } else {
+        args.rules.index()?
+    };
+    if args.only == Some(Only::Rules) && index.is_none() {
+        return Err("--only rules needs a rulebase (drop --no-rules)".into());
+    }
+    let layers = Layers {
+        rules: index.as_ref(),
+        methods: args.only != Some(Only::Rules),
+    };
     let mut table = MethodTable::default();
-    let analysis = match analyse_position(&position, &mut table) {
+    let analysis = match analyse_position_with(&position, layers, &mut table) {
         Ok(a) => a,
         Err(c) => {
             eprintln!(

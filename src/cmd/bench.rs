@@ -7,7 +7,7 @@ use super::common::{
 use super::CliError;
 use sapper_engine::formats::thesis::{find_fields, read_field};
 use sapper_engine::methods::MethodTable;
-use sapper_engine::solver::{solve_field, BySource};
+use sapper_engine::solver::{solve_field_with, BySource, Layers};
 use sapper_engine::{Field, Method};
 use serde_json::json;
 use std::path::PathBuf;
@@ -35,6 +35,8 @@ pub struct Args {
     /// Solve each field this many times; the median time counts.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
+    #[command(flatten)]
+    rules: RulesArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -45,6 +47,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             fields.push((r.name, f));
         }
     }
+    let index = args.rules.index()?;
+    let layers = Layers {
+        rules: index.as_ref(),
+        methods: true,
+    };
     let mut table = MethodTable::default();
     let mut by = BySource::default();
     let mut solved = 0usize;
@@ -54,7 +61,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let mut last = None;
         for _ in 0..args.repeat {
             let t0 = Instant::now();
-            let out = solve_field(field, &mut table)
+            let out = solve_field_with(field, layers, &mut table, None)
                 .map_err(|e| format!("{name}: solving failed: {e:?}"))?;
             times.push(t0.elapsed().as_secs_f64() * 1e6);
             last = Some(out);

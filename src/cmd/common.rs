@@ -27,13 +27,11 @@ pub fn rules_by_order_json(b: &BySource) -> Value {
 /// The method table as the research reports it (Tables 21–23): attempts,
 /// successes, t_s, t_u, t_c (µs), in the solver's current order.
 pub fn methods_json(t: &MethodTable) -> Value {
+    let rows = std::iter::once(("rules", &t.rules)).chain(t.order().into_iter().map(|m| (m.name(), t.get(m))));
     Value::Array(
-        t.order()
-            .iter()
-            .map(|&m| {
-                let s = t.get(m);
+        rows.map(|(name, s)| {
                 json!({
-                    "name": m.name(),
+                    "name": name,
                     "attempts": s.attempts,
                     "successes": s.successes,
                     "cells": s.cells,
@@ -62,11 +60,14 @@ pub fn print_method_table(t: &MethodTable) {
         "  {:<16} {:>9} {:>9} {:>9} {:>10} {:>10} {:>10}",
         "method", "attempts", "successes", "cells", "t_s µs", "t_u µs", "t_c µs"
     );
-    for m in t.order() {
-        let s = t.get(m);
+    let rows = std::iter::once(("rules", &t.rules)).chain(t.order().into_iter().map(|m| (m.name(), t.get(m))));
+    for (name, s) in rows {
+        if name == "rules" && s.attempts == 0 {
+            continue;
+        }
         println!(
             "  {:<16} {:>9} {:>9} {:>9} {:>10.3} {:>10.3} {:>10.3}",
-            m.name(),
+            name,
             s.attempts,
             s.successes,
             s.cells,
@@ -88,5 +89,48 @@ pub fn median(v: &mut [f64]) -> f64 {
         v[n / 2]
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The default rulebase (orders 1–2), embedded so solving works with no
+/// files around. Regenerate with `sapper synth --order 2 -o rules/default.rules`.
+pub const DEFAULT_RULEBASE: &[u8] = include_bytes!("../../rules/default.rules");
+
+/// `--rules FILE` / `--no-rules`, shared by solve, analyse and bench.
+#[derive(clap::Args, Clone, Debug)]
+pub struct RulesArgs {
+    /// Rulebase to match before the methods (default: the rulebase embedded
+    /// in the binary, orders 1–2).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_rules")]
+    pub rules: Option<std::path::PathBuf>,
+    /// Use the four methods only, no rulebase.
+    #[arg(long)]
+    pub no_rules: bool,
+}
+
+/// Loads a rulebase: a path, or the word `default` for the embedded one.
+pub fn load_rulebase(arg: &str) -> Result<(sapper_engine::rules::Rulebase, usize), super::CliError> {
+    if arg == "default" {
+        let rb = sapper_engine::rules::Rulebase::from_bytes(DEFAULT_RULEBASE)
+            .map_err(|e| format!("embedded default rulebase: {e}"))?;
+        return Ok((rb, DEFAULT_RULEBASE.len()));
+    }
+    let bytes = std::fs::read(arg).map_err(|e| format!("{arg}: {e}"))?;
+    let rb = sapper_engine::rules::Rulebase::from_bytes(&bytes).map_err(|e| format!("{arg}: {e}"))?;
+    Ok((rb, bytes.len()))
+}
+
+impl RulesArgs {
+    /// The rule index to match, or None with `--no-rules`.
+    pub fn index(&self) -> Result<Option<sapper_engine::rules::matcher::RuleIndex>, super::CliError> {
+        if self.no_rules {
+            return Ok(None);
+        }
+        let arg = match &self.rules {
+            Some(p) => p.to_string_lossy().into_owned(),
+            None => "default".to_string(),
+        };
+        let (rb, _) = load_rulebase(&arg)?;
+        Ok(Some(sapper_engine::rules::matcher::RuleIndex::new(&rb)))
     }
 }

@@ -113,15 +113,11 @@ struct Loaded {
     byte_len: usize,
 }
 
-/// The one place a `FILE` argument becomes a rulebase. (The word `default`
-/// will name the rulebase embedded in the binary once it exists.)
+/// The one place a `FILE` argument becomes a rulebase: a path, or the word
+/// `default` for the rulebase embedded in the binary.
 fn load_rulebase(arg: &str) -> Result<Loaded, super::CliError> {
-    let bytes = std::fs::read(arg).map_err(|e| format!("{arg}: {e}"))?;
-    let rulebase = Rulebase::from_bytes(&bytes).map_err(|e| format!("{arg}: {e}"))?;
-    Ok(Loaded {
-        rulebase,
-        byte_len: bytes.len(),
-    })
+    let (rulebase, byte_len) = super::common::load_rulebase(arg)?;
+    Ok(Loaded { rulebase, byte_len })
 }
 
 /// Runs `body` on a buffered stdout. A closed pipe (`sapper rules show … |

@@ -1,12 +1,16 @@
 //! `sapper solve`: no-guess play on fields with ground truth.
 
-use super::common::{by_source_json, median, print_method_table, round3};
+use super::common::{by_source_json, load_rulebase, median, print_method_table, round3, RulesArgs};
 use super::CliError;
 use rayon::prelude::*;
 use sapper_engine::formats::thesis::{find_fields, read_expected, read_field, FieldRef};
 use sapper_engine::methods::MethodTable;
-use sapper_engine::solver::{solve_field, BySource, SolveError};
+use sapper_engine::rules::learn::learn;
+use sapper_engine::rules::matcher::RuleIndex;
+use sapper_engine::rules::{Rule, Rulebase};
+use sapper_engine::solver::{solve_field_with, BySource, Layers, SolveError};
 use sapper_engine::Method;
+use std::collections::BTreeSet;
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -44,12 +48,24 @@ pub struct Args {
     /// each corpus.
     #[arg(long)]
     methods: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Learn rules: when a method proves a cell whose supporting numbers fit
+    /// a 6×6 window, cut that pattern out, verify it by enumeration,
+    /// canonicalize it and add it to FILE if it is new and irreducible.
+    /// FILE is also the rulebase matched (created from the --rules or
+    /// default rulebase if it does not exist yet), so a second run makes
+    /// those deductions by rules.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_rules")]
+    learn: Option<PathBuf>,
 }
 
 /// What solving one field gave.
 struct FieldReport {
     name: String,
     result: Result<Solved, String>,
+    /// Rules learned from this field's method deductions (with --learn).
+    learned: Vec<Rule>,
 }
 
 struct Solved {
@@ -61,12 +77,23 @@ struct Solved {
     table: MethodTable,
 }
 
-fn solve_one(r: &FieldRef) -> FieldReport {
+fn solve_one(r: &FieldRef, layers: Layers<'_>, learning: bool) -> FieldReport {
+    let mut learned = Vec::new();
     let result = (|| {
         let field = read_field(&r.dir).map_err(|e| e.to_string())?;
         let mut table = MethodTable::default();
+        let mut observe = |board: &sapper_engine::Board, f: sapper_engine::Forced, _m: Method| {
+            if let Some(rule) = learn(board, f) {
+                learned.push(rule);
+            }
+        };
         let t0 = Instant::now();
-        let outcome = solve_field(&field, &mut table);
+        let outcome = solve_field_with(
+            &field,
+            layers,
+            &mut table,
+            if learning { Some(&mut observe) } else { None },
+        );
         let micros = t0.elapsed().as_secs_f64() * 1e6;
         let outcome = outcome.map_err(|e| match e {
             SolveError::Contradiction(c) => format!(
@@ -95,10 +122,36 @@ fn solve_one(r: &FieldRef) -> FieldReport {
     FieldReport {
         name: r.name.clone(),
         result,
+        learned,
     }
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    // With --learn, FILE is the rulebase (created from --rules/default if
+    // absent); otherwise --rules, the default, or none.
+    let mut learn_base: Option<Rulebase> = None;
+    let index: Option<RuleIndex> = match &args.learn {
+        Some(file) => {
+            let source = if file.exists() {
+                file.to_string_lossy().into_owned()
+            } else {
+                args.rules
+                    .rules
+                    .as_ref()
+                    .map_or_else(|| "default".to_string(), |p| p.to_string_lossy().into_owned())
+            };
+            let (rb, _) = load_rulebase(&source)?;
+            let ix = RuleIndex::new(&rb);
+            learn_base = Some(rb);
+            Some(ix)
+        }
+        None => args.rules.index()?,
+    };
+    let layers = Layers {
+        rules: index.as_ref(),
+        methods: true,
+    };
+    let mut learned: BTreeSet<Rule> = BTreeSet::new();
     let mut failed = false;
     for path in &args.paths {
         let refs = match find_fields(path) {
@@ -110,7 +163,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             }
         };
         // Fields are independent: solve them in parallel, report in order.
-        let reports: Vec<FieldReport> = refs.par_iter().map(solve_one).collect();
+        let reports: Vec<FieldReport> = refs
+            .par_iter()
+            .map(|r| solve_one(r, layers, args.learn.is_some()))
+            .collect();
+        for rep in &reports {
+            learned.extend(rep.learned.iter().cloned());
+        }
         for rep in &reports {
             match &rep.result {
                 Ok(s) => print_field(args.json, &rep.name, s),
@@ -126,6 +185,33 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if args.check_expected && !check_expected(path, &reports)? {
             failed = true;
         }
+    }
+    if let (Some(file), Some(mut rb)) = (&args.learn, learn_base) {
+        let known: BTreeSet<Rule> = rb.rules.iter().cloned().collect();
+        let new: Vec<Rule> = learned.into_iter().filter(|r| !known.contains(r)).collect();
+        let mut by_order = std::collections::BTreeMap::new();
+        for r in &new {
+            *by_order.entry(r.order()).or_insert(0usize) += 1;
+        }
+        let summary: Vec<String> = by_order.iter().map(|(o, n)| format!("order {o}: {n}")).collect();
+        rb.settings.notes.push(format!(
+            "learned {} rules from {} ({})",
+            new.len(),
+            args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+            summary.join(", ")
+        ));
+        rb.settings.max_order = rb.settings.max_order.max(by_order.keys().copied().max().unwrap_or(0));
+        rb.settings.max_window = rb.settings.max_window.max(new.iter().map(|r| r.window()).max().unwrap_or(0));
+        rb.rules.extend(new.iter().cloned());
+        rb.rules.sort();
+        rb.write(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        eprintln!(
+            "learned {} new rules ({}); {} now holds {} rules",
+            new.len(),
+            if summary.is_empty() { "none".to_string() } else { summary.join(", ") },
+            file.display(),
+            rb.rules.len()
+        );
     }
     Ok(if failed {
         ExitCode::from(1)

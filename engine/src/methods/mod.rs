@@ -98,6 +98,10 @@ impl MethodStats {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MethodTable {
     pub stats: [MethodStats; 4],
+    /// The rule layer's attempts (one match pass over the changed numbers
+    /// is one attempt); not part of the method order — rules always run
+    /// first.
+    pub rules: MethodStats,
     order: [Method; 4],
 }
 
@@ -105,6 +109,7 @@ impl Default for MethodTable {
     fn default() -> Self {
         MethodTable {
             stats: [MethodStats::default(); 4],
+            rules: MethodStats::default(),
             order: Method::RESEARCH_ORDER,
         }
     }
@@ -141,6 +146,7 @@ impl MethodTable {
         self.order = order;
     }
     pub fn merge(&mut self, o: &MethodTable) {
+        self.rules.merge(&o.rules);
         for m in Method::ALL {
             self.get_mut(m).merge(o.get(m));
         }
