@@ -18,6 +18,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod format;
+pub mod learn;
 pub mod matcher;
 pub mod verify;
 
