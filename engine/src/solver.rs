@@ -519,8 +519,19 @@ pub fn analyse_position(
     position: &Position,
     table: &mut MethodTable,
 ) -> Result<Analysis, Contradiction> {
-    let mut solver = Solver::new(Board::from_position(position), table);
-    match solver.run_to_fixpoint(&mut MarkOnly) {
+    analyse_position_with(position, Layers::METHODS_ONLY, table)
+}
+
+/// [`analyse_position`] with a choice of layers: `rules` only gives the rule
+/// layer's own fixpoint (what the rulebase's orders allow), `methods` only
+/// the four methods (complete), both the usual rules-first analysis.
+pub fn analyse_position_with(
+    position: &Position,
+    layers: Layers<'_>,
+    table: &mut MethodTable,
+) -> Result<Analysis, Contradiction> {
+    let mut solver = Solver::new(Board::from_position(position), layers, table);
+    match solver.run_to_fixpoint(&mut MarkOnly, None) {
         Ok(()) => {}
         Err(SolveError::Contradiction(c)) => return Err(c),
         Err(SolveError::Unsound { .. }) => unreachable!("analysis has no ground truth"),
