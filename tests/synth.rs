@@ -928,7 +928,7 @@ fn sapper(args: &[&str]) -> std::process::Output {
 }
 
 fn read(path: &std::path::Path) -> Rulebase {
-    bincode::deserialize(&std::fs::read(path).unwrap()).unwrap()
+    Rulebase::read(path).unwrap()
 }
 
 #[test]

@@ -25,13 +25,54 @@
 use crate::board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
 use crate::methods::{self, MethodTable};
 use crate::rules::matcher::RuleIndex;
+use crate::rules::Rulebase;
 use std::time::Instant;
+
+/// The rulebase as the solver matches it: one [`RuleIndex`] per order
+/// (order 1, order 2, orders 3 and up together), tried in increasing order. Order 1 is as cheap as the single-cell
+/// method; the costlier pair (and higher) lookups run only in rounds where
+/// no lower order fires — the same "cheapest first" idea as the methods'
+/// `t_c` order.
+pub struct RuleTiers {
+    tiers: Vec<(u8, RuleIndex)>,
+}
+
+impl RuleTiers {
+    pub fn new(rb: &Rulebase) -> RuleTiers {
+        let tier_of = |r: &crate::rules::Rule| r.order().min(3);
+        let mut orders: Vec<u8> = rb.rules.iter().map(tier_of).collect();
+        orders.sort_unstable();
+        orders.dedup();
+        let tiers = orders
+            .into_iter()
+            .map(|order| {
+                let rules: Vec<_> = rb.rules.iter().filter(|r| tier_of(r) == order).cloned().collect();
+                (order, RuleIndex::from_rules(&rules))
+            })
+            .collect();
+        RuleTiers { tiers }
+    }
+
+    /// `(order, index)` per tier, lowest order first.
+    pub fn tiers(&self) -> &[(u8, RuleIndex)] {
+        &self.tiers
+    }
+
+    /// Number of rules indexed.
+    pub fn len(&self) -> usize {
+        self.tiers.iter().map(|(_, ix)| ix.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
 
 /// Which deduction layers run: the rulebase (matched first, every round)
 /// and/or the four methods (only when no rule fires).
 #[derive(Clone, Copy)]
 pub struct Layers<'r> {
-    pub rules: Option<&'r RuleIndex>,
+    pub rules: Option<&'r RuleTiers>,
     pub methods: bool,
 }
 
@@ -210,10 +251,11 @@ pub struct Solver<'t> {
     board: Board,
     table: &'t mut MethodTable,
     layers: Layers<'t>,
-    /// Per local layer (single-cell, linked cells 1, rules): numbers to
-    /// re-examine.
-    dirty: [Vec<u32>; 3],
-    in_dirty: [Vec<bool>; 3],
+    /// Per local layer (single-cell, linked cells 1, then one per rule
+    /// tier): numbers to re-examine.
+    dirty: Vec<Vec<u32>>,
+    /// Bit `k` set: the cell is in `dirty[k]`.
+    in_dirty: Vec<u8>,
     /// Per global method (linked cells 2, hypotheses): board changed since
     /// its last failed attempt.
     stale: [bool; 2],
@@ -229,8 +271,8 @@ fn local_slot(m: Method) -> Option<usize> {
     }
 }
 
-/// The rule layer's dirty list.
-const RULES_SLOT: usize = 2;
+/// The first rule tier's dirty list (tier `t` uses `FIRST_RULE_SLOT + t`).
+const FIRST_RULE_SLOT: usize = 2;
 
 fn global_slot(m: Method) -> usize {
     match m {
@@ -246,8 +288,8 @@ impl<'t> Solver<'t> {
             board,
             table,
             layers,
-            dirty: [Vec::new(), Vec::new(), Vec::new()],
-            in_dirty: [vec![false; n], vec![false; n], vec![false; n]],
+            dirty: vec![Vec::new(); FIRST_RULE_SLOT + layers.rules.map_or(0, |r| r.tiers.len())],
+            in_dirty: vec![0; n],
             stale: [true, true],
             by_source: BySource::default(),
             log: Vec::new(),
@@ -272,10 +314,11 @@ impl<'t> Solver<'t> {
     }
 
     fn mark_dirty_number(&mut self, i: u32) {
-        for k in 0..3 {
-            if !self.in_dirty[k][i as usize] {
-                self.in_dirty[k][i as usize] = true;
-                self.dirty[k].push(i);
+        let flags = &mut self.in_dirty[i as usize];
+        for (k, list) in self.dirty.iter_mut().enumerate() {
+            if *flags >> k & 1 == 0 {
+                *flags |= 1 << k;
+                list.push(i);
             }
         }
     }
@@ -305,7 +348,7 @@ impl<'t> Solver<'t> {
                 .filter(|&i| self.board.unknown_neighbours(i).next().is_some()),
         );
         for &i in &self.dirty[k] {
-            self.in_dirty[k][i as usize] = false;
+            self.in_dirty[i as usize] &= !(1u8 << k);
         }
         self.dirty[k].clear();
     }
@@ -355,34 +398,39 @@ impl<'t> Solver<'t> {
             // neighbourhood changed. A matching forced rule is a proof (each
             // rule was proven by enumeration over its own window); a
             // matching forbidden rule means the board has no layout.
-            if let Some(index) = self.layers.rules {
-                if !self.dirty[RULES_SLOT].is_empty() {
-                    self.take_dirty(RULES_SLOT, &mut dirty_now);
-                    if !dirty_now.is_empty() {
-                        by_rule.clear();
-                        let t0 = Instant::now();
-                        let result = index.find(&self.board, Some(&dirty_now), &mut by_rule);
-                        let nanos = t0.elapsed().as_nanos() as u64;
-                        result?;
-                        // Each cell once, credited to the lowest order that
-                        // proves it.
-                        by_rule.sort_unstable_by_key(|(f, order)| (f.cell, *order));
-                        by_rule.dedup_by_key(|(f, _)| f.cell);
-                        by_rule.retain(|(f, _)| self.board.cell(f.cell).is_unknown());
-                        let stats = &mut self.table.rules;
-                        stats.attempts += 1;
-                        if by_rule.is_empty() {
-                            stats.nanos_fail += nanos;
-                        } else {
-                            stats.successes += 1;
-                            stats.nanos_success += nanos;
-                            stats.cells += by_rule.len() as u64;
-                            proven.clear();
-                            proven.extend(by_rule.iter().map(|&(f, order)| (f, Source::Rule { order })));
-                            self.apply_all(apply, &proven, None)?;
-                            continue 'rounds;
-                        }
+            if let Some(rules) = self.layers.rules {
+                for (t, (_, index)) in rules.tiers.iter().enumerate() {
+                    let slot = FIRST_RULE_SLOT + t;
+                    if self.dirty[slot].is_empty() {
+                        continue;
                     }
+                    self.take_dirty(slot, &mut dirty_now);
+                    if dirty_now.is_empty() {
+                        continue;
+                    }
+                    by_rule.clear();
+                    let t0 = Instant::now();
+                    let result = index.find(&self.board, Some(&dirty_now), &mut by_rule);
+                    let nanos = t0.elapsed().as_nanos() as u64;
+                    result?;
+                    // Each cell once, credited to the lowest order that
+                    // proves it.
+                    by_rule.sort_unstable_by_key(|(f, order)| (f.cell, *order));
+                    by_rule.dedup_by_key(|(f, _)| f.cell);
+                    by_rule.retain(|(f, _)| self.board.cell(f.cell).is_unknown());
+                    let stats = &mut self.table.rules;
+                    stats.attempts += 1;
+                    if by_rule.is_empty() {
+                        stats.nanos_fail += nanos;
+                        continue;
+                    }
+                    stats.successes += 1;
+                    stats.nanos_success += nanos;
+                    stats.cells += by_rule.len() as u64;
+                    proven.clear();
+                    proven.extend(by_rule.iter().map(|&(f, order)| (f, Source::Rule { order })));
+                    self.apply_all(apply, &proven, None)?;
+                    continue 'rounds;
                 }
             }
             if !self.layers.methods {

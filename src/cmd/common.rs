@@ -121,8 +121,8 @@ pub fn load_rulebase(arg: &str) -> Result<(sapper_engine::rules::Rulebase, usize
 }
 
 impl RulesArgs {
-    /// The rule index to match, or None with `--no-rules`.
-    pub fn index(&self) -> Result<Option<sapper_engine::rules::matcher::RuleIndex>, super::CliError> {
+    /// The rules to match, or None with `--no-rules`.
+    pub fn index(&self) -> Result<Option<sapper_engine::solver::RuleTiers>, super::CliError> {
         if self.no_rules {
             return Ok(None);
         }
@@ -131,6 +131,6 @@ impl RulesArgs {
             None => "default".to_string(),
         };
         let (rb, _) = load_rulebase(&arg)?;
-        Ok(Some(sapper_engine::rules::matcher::RuleIndex::new(&rb)))
+        Ok(Some(sapper_engine::solver::RuleTiers::new(&rb)))
     }
 }

@@ -6,9 +6,8 @@ use rayon::prelude::*;
 use sapper_engine::formats::thesis::{find_fields, read_expected, read_field, FieldRef};
 use sapper_engine::methods::MethodTable;
 use sapper_engine::rules::learn::learn;
-use sapper_engine::rules::matcher::RuleIndex;
 use sapper_engine::rules::{Rule, Rulebase};
-use sapper_engine::solver::{solve_field_with, BySource, Layers, SolveError};
+use sapper_engine::solver::{solve_field_with, BySource, Layers, RuleTiers, SolveError};
 use sapper_engine::Method;
 use std::collections::BTreeSet;
 use serde_json::json;
@@ -130,7 +129,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // With --learn, FILE is the rulebase (created from --rules/default if
     // absent); otherwise --rules, the default, or none.
     let mut learn_base: Option<Rulebase> = None;
-    let index: Option<RuleIndex> = match &args.learn {
+    let index: Option<RuleTiers> = match &args.learn {
         Some(file) => {
             let source = if file.exists() {
                 file.to_string_lossy().into_owned()
@@ -141,7 +140,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                     .map_or_else(|| "default".to_string(), |p| p.to_string_lossy().into_owned())
             };
             let (rb, _) = load_rulebase(&source)?;
-            let ix = RuleIndex::new(&rb);
+            let ix = RuleTiers::new(&rb);
             learn_base = Some(rb);
             Some(ix)
         }

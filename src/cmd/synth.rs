@@ -189,5 +189,6 @@ fn write_rulebase(rb: &Rulebase, path: &Path) -> Result<(), super::CliError> {
 /// Reads and fully validates a rulebase file (magic, version, checksum,
 /// canonical sorted rules).
 fn read_rulebase(path: &Path) -> Result<Rulebase, super::CliError> {
-    Rulebase::read(path).map_err(|e| format!("{}: {e}", path.display()).into())
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Rulebase::from_bytes(&bytes).map_err(|e| format!("{} is not a rulebase: {e}", path.display()).into())
 }
