@@ -8,7 +8,7 @@
 //! - a solution-enumerating local solver for `learn`.
 
 use proptest::prelude::*;
-use sapper_engine::rules::learn::learn;
+use sapper_engine::rules::learn::{learn, learn_explained, Learned};
 use sapper_engine::rules::matcher::{FociReading, RuleIndex};
 use sapper_engine::rules::{GeneratorSettings, Pattern, PatternCell, Rule, RuleKind, Rulebase};
 use sapper_engine::{Board, Cell, Forced, Grid, Value};
@@ -789,6 +789,11 @@ fn forbidden_rule_match_names_the_foci() {
 /// A solver for `learn`'s tests: enumerates every assignment of the unknown
 /// neighbours of `numbers` (depth-first, plain), returns the forced cells.
 fn forced_by(board: &Board, numbers: &[u32]) -> BTreeMap<u32, Value> {
+    forced_by_or_contradiction(board, numbers).unwrap_or_default()
+}
+
+/// [`forced_by`], with `None` when the numbers have no solution at all.
+fn forced_by_or_contradiction(board: &Board, numbers: &[u32]) -> Option<BTreeMap<u32, Value>> {
     let grid = board.grid();
     let mut vars: Vec<u32> = numbers
         .iter()
@@ -846,10 +851,8 @@ fn forced_by(board: &Board, numbers: &[u32]) -> BTreeMap<u32, Value> {
         }
     }
     rec(0, &mut assign, &eqs, &mut first, &mut always);
-    let Some(first) = first else {
-        return BTreeMap::new();
-    };
-    vars.iter()
+    let first = first?;
+    let forced = vars.iter()
         .enumerate()
         .filter(|(i, _)| always[*i])
         .map(|(i, &c)| {
@@ -862,7 +865,8 @@ fn forced_by(board: &Board, numbers: &[u32]) -> BTreeMap<u32, Value> {
                 },
             )
         })
-        .collect()
+        .collect();
+    Some(forced)
 }
 
 /// Re-proves a rule from its pattern by enumerating its closed cells.
@@ -930,10 +934,26 @@ proptest! {
             let forced = forced_by(&s.board, &around);
             let Some(&value) = forced.get(&cell) else { continue };
             prop_assert_eq!(value, truth);
-            // The neighbours fit a 3×3 box of foci: a support exists.
-            let rule = learn(&s.board, Forced { cell, value });
-            prop_assert!(rule.is_some(), "nothing learned for cell {} on {:?}", cell, s.board);
-            let rule = rule.unwrap();
+            // The neighbours fit a 3×3 box of foci: a support exists. It is
+            // learned unless a proper subset of it already concludes
+            // something (then lower orders fire first): check that claim
+            // independently.
+            let rule = match learn_explained(&s.board, Forced { cell, value }) {
+                Learned::Rule(rule) => rule,
+                Learned::Reducible { support, concluding } => {
+                    prop_assert!(concluding.len() < support.len());
+                    prop_assert!(concluding.iter().all(|c| support.contains(c)));
+                    let by_support = forced_by(&s.board, &support);
+                    prop_assert_eq!(by_support.get(&cell), Some(&value));
+                    let sub = forced_by_or_contradiction(&s.board, &concluding);
+                    prop_assert!(sub.map_or(true, |m| !m.is_empty()),
+                        "subset {:?} of support {:?} concludes nothing", concluding, support);
+                    continue;
+                }
+                Learned::NoSupport => {
+                    return Err(TestCaseError::fail(format!("nothing learned for cell {cell} on {:?}", s.board)));
+                }
+            };
             prop_assert!(rule.pattern.h <= 6 && rule.pattern.w <= 6);
             prop_assert_eq!(&rule.canonical(), &rule);
             prop_assert!(rule_is_sound(&rule), "unsound: {:?}", rule.rows());

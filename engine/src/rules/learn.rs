@@ -54,22 +54,59 @@ impl Candidate {
 /// farther apart), when the cell is not unknown, or when `forced` is not
 /// actually implied.
 pub fn learn(board: &Board, forced: Forced) -> Option<Rule> {
+    match learn_explained(board, forced) {
+        Learned::Rule(rule) => Some(rule),
+        _ => None,
+    }
+}
+
+/// What [`learn_explained`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Learned {
+    /// A new irreducible rule, canonical.
+    Rule(Rule),
+    /// The smallest `support` (revealed cells, the would-be foci) forces the
+    /// cell, but its proper subset `concluding` already concludes something
+    /// on its own (forces a cell or has no solution): lower-order rules
+    /// apply first, so the support is not a rule to store.
+    Reducible {
+        support: Vec<u32>,
+        concluding: Vec<u32>,
+    },
+    /// No set of numbers fitting a 6×6 window forces the cell.
+    NoSupport,
+}
+
+/// [`learn`], saying why when nothing is learned.
+pub fn learn_explained(board: &Board, forced: Forced) -> Learned {
     let grid = board.grid();
     if forced.cell as usize >= grid.len() || !board.cell(forced.cell).is_unknown() {
-        return None;
+        return Learned::NoSupport;
     }
     let candidates = candidates(board, forced.cell);
-    let pool = possible_boxes(grid, &candidates, forced)?;
-    let support = smallest_support(grid, &candidates, &pool, forced)?;
+    let Some(pool) = possible_boxes(grid, &candidates, forced) else {
+        return Learned::NoSupport;
+    };
+    let Some(support) = smallest_support(grid, &candidates, &pool, forced) else {
+        return Learned::NoSupport;
+    };
+    if let Some(subset) = lower_order_concludes(&candidates, &support) {
+        return Learned::Reducible {
+            support: support.iter().map(|&i| candidates[i].cell).collect(),
+            concluding: subset.iter().map(|&i| candidates[i].cell).collect(),
+        };
+    }
     let foci: Vec<Candidate> = support.iter().map(|&i| candidates[i]).collect();
-    let rule = cut_rule(board, &foci)?;
+    let Some(rule) = cut_rule(board, &foci) else {
+        return Learned::NoSupport;
+    };
     // The rule must hold on its own terms, checked by a second, independent
     // method; a failure here is a bug in the steps above, never returned.
     if !verify_by_enumeration(&rule) {
         debug_assert!(false, "learned rule failed its own verification: {rule:?}");
-        return None;
+        return Learned::NoSupport;
     }
-    Some(rule.canonical())
+    Learned::Rule(rule.canonical())
 }
 
 /// Step 1. A focus of a rule that forces the target shares a 6×6 window
@@ -331,6 +368,31 @@ impl System {
     }
 }
 
+/// Irreducibility in the synthesizer's sense (a rule whose conclusion
+/// already follows from a rule of lower order is not stored): if some
+/// proper subset of the support concludes anything on its own — forces a
+/// cell or has no solution — then lower-order rules fire first on this board
+/// and change it, and the support is not a new rule. (A method that proves
+/// many cells in one batch, like hypotheses, can hand over a cell that only
+/// needs such a lower-order step after an earlier cell of the batch.)
+/// Returns the first (smallest) concluding proper subset, if any.
+fn lower_order_concludes(candidates: &[Candidate], support: &[usize]) -> Option<Vec<usize>> {
+    let k = support.len();
+    let mut subsets: Vec<u32> = (1..(1u32 << k) - 1).collect();
+    subsets.sort_by_key(|m| (m.count_ones(), *m));
+    subsets.into_iter().find_map(|subset| {
+        let set: Vec<usize> = (0..k)
+            .filter(|&j| subset >> j & 1 == 1)
+            .map(|j| support[j])
+            .collect();
+        let concludes = match System::new(candidates, &set).forced() {
+            None => true,
+            Some((safe, mine)) => safe | mine != 0,
+        };
+        concludes.then_some(set)
+    })
+}
+
 /// Whether the foci `set` alone force `forced`: they have a solution, and
 /// none with the target's other value.
 fn forces(candidates: &[Candidate], set: &[usize], forced: Forced) -> bool {
@@ -348,7 +410,10 @@ fn forces(candidates: &[Candidate], set: &[usize], forced: Forced) -> bool {
 
 /// Step 4. The pattern is the bounding box of the foci's 3×3
 /// neighbourhoods: cells of no neighbourhood are `Any` (the rule does not
-/// look at them); outside the field `Wall`; foci `Number(effective)`;
+/// look at them); outside the field `Open` — a wall is never unknown, so it
+/// constrains the foci exactly as an open cell does, and the `Open` variant
+/// (which the matcher lets match walls too) is the more general rule;
+/// foci `Number(effective)`;
 /// unknown cells `Closed` (the system's variables); everything else `Open`
 /// (revealed, known safe, or a known mine — already subtracted from the
 /// foci's values). The conclusion is every cell the foci force, not only
@@ -377,7 +442,7 @@ fn cut_rule(board: &Board, foci: &[Candidate]) -> Option<Rule> {
             let cell = if !in_union {
                 PatternCell::Any
             } else if !inside {
-                PatternCell::Wall
+                PatternCell::Open
             } else {
                 let i = grid.index(r as usize, c as usize);
                 if let Some(k) = foci.iter().find(|k| k.cell == i) {
@@ -535,7 +600,9 @@ mod tests {
 
         let rule = learn(&b, safe(x(2))).expect("order 2 at the wall");
         assert_eq!(rule.order(), 2);
-        assert!(rule.pattern.cells.contains(&PatternCell::Wall));
+        // Off-field cells are cut as `Open`: the rule then also fires away
+        // from the wall, wherever those cells are not unknown.
+        assert!(!rule.pattern.cells.contains(&PatternCell::Wall));
         assert!(proves(&rule, &b, safe(x(2))));
         assert!(verify_by_enumeration(&rule));
         // The mirror image at the right wall is the same canonical rule.
@@ -572,14 +639,15 @@ mod tests {
                 value: Value::Safe
             }
         ));
-        // The middle cell needs all three numbers.
+        // The middle cell needs all three numbers at once, but a pair of
+        // them already concludes something (the mine and the safe end
+        // above): order-2 rules fire first and the middle follows on the
+        // changed board. The triple is reducible, so nothing is learned.
         let middle = Forced {
             cell: 2,
             value: Value::Safe,
         };
-        let rule = learn(&b, middle).expect("1-2-1, middle");
-        assert_eq!(rule.order(), 3, "{:?}", rule.rows());
-        assert!(proves(&rule, &b, middle));
+        assert_eq!(learn(&b, middle), None);
     }
 
     /// A cell only the global count could decide: nothing to learn.
