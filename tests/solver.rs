@@ -1,0 +1,104 @@
+//! The whole solver on generated fields: rules first or methods only, every
+//! deduction checked against the ground truth (`solve_field_with` reports
+//! `SolveError::Unsound` for any proven cell the truth contradicts), and
+//! both ways reach the same fixpoint — hypotheses is complete, so where play
+//! stops does not depend on who proved what.
+
+use proptest::prelude::*;
+use sapper_engine::methods::MethodTable;
+use sapper_engine::rules::Rulebase;
+use sapper_engine::solver::{solve_field_with, Layers, RuleTiers, SolveOutcome};
+use sapper_engine::{Field, Grid};
+use std::sync::OnceLock;
+
+fn default_rules() -> &'static RuleTiers {
+    static RULES: OnceLock<RuleTiers> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let rb = Rulebase::from_bytes(include_bytes!("../rules/default.rules")).expect("default rulebase");
+        RuleTiers::new(&rb)
+    })
+}
+
+/// A field with mines where `mine_at` says, open at `open`.
+fn field(h: usize, w: usize, mine: Vec<bool>, open: Vec<bool>) -> Field {
+    Field::from_mines(Grid::new(h, w), mine, open)
+}
+
+fn solve(f: &Field, rules: bool) -> SolveOutcome {
+    let layers = Layers {
+        rules: rules.then(default_rules),
+        methods: true,
+    };
+    solve_field_with(f, layers, &mut MethodTable::default(), None)
+        .unwrap_or_else(|e| panic!("solving failed: {e:?}"))
+}
+
+/// Deterministic xorshift for the large field.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn a_1000_by_1000_field_is_solved_to_its_fixpoint() {
+    let (h, w) = (1000, 1000);
+    let mut s = 0x1234_5678_9abc_def1u64;
+    let mine: Vec<bool> = (0..h * w).map(|_| xorshift(&mut s) % 100 < 12).collect();
+    // Open one 0 near the middle; the solver's start opens its region.
+    let probe = Field::from_mines(Grid::new(h, w), mine.clone(), vec![false; h * w]);
+    let start = (h * w / 2..h * w)
+        .find(|&i| !probe.mine[i] && probe.value[i] == 0)
+        .expect("a 0 somewhere");
+    let mut open = vec![false; h * w];
+    open[start] = true;
+    let f = field(h, w, mine, open);
+    let with_rules = solve(&f, true);
+    let methods_only = solve(&f, false);
+    assert_eq!(with_rules.solved, methods_only.solved);
+    assert_eq!(with_rules.opened_safe_cells, methods_only.opened_safe_cells);
+    // At 12% density the opening spreads over most of the field.
+    assert!(with_rules.opened_safe_cells > h * w / 2, "{}", with_rules.opened_safe_cells);
+}
+
+prop_compose! {
+    fn fields()(h in 3usize..20, w in 3usize..20, density in 5u32..30, seed in any::<u64>(), extra in 0u32..30)
+        -> Field {
+        let mut s = seed | 1;
+        let n = h * w;
+        let mine: Vec<bool> = (0..n).map(|_| (xorshift(&mut s) % 100) < density as u64).collect();
+        let probe = Field::from_mines(Grid::new(h, w), mine.clone(), vec![false; n]);
+        // Open a random safe cell (a 0 if there is one) plus a few random
+        // safe cells: a start the game could give after some clicks.
+        let safe: Vec<usize> = (0..n).filter(|&i| !mine[i]).collect();
+        let mut open = vec![false; n];
+        if !safe.is_empty() {
+            let zeros: Vec<usize> = safe.iter().copied().filter(|&i| probe.value[i] == 0).collect();
+            let first = if zeros.is_empty() { safe[xorshift(&mut s) as usize % safe.len()] } else { zeros[xorshift(&mut s) as usize % zeros.len()] };
+            open[first] = true;
+            for _ in 0..(extra as usize * safe.len() / 100) {
+                open[safe[xorshift(&mut s) as usize % safe.len()]] = true;
+            }
+        }
+        field(h, w, mine, open)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// No deduction contradicts the ground truth (rules first, or methods
+    /// only), and both stop at the same place.
+    #[test]
+    fn rules_first_and_methods_only_agree_and_are_sound(f in fields()) {
+        let a = solve(&f, true);
+        let b = solve(&f, false);
+        prop_assert_eq!(a.solved, b.solved);
+        prop_assert_eq!(a.opened_safe_cells, b.opened_safe_cells);
+        // Every recorded deduction agrees with the truth.
+        for d in a.deductions.iter().chain(b.deductions.iter()) {
+            prop_assert_eq!(f.mine[d.cell as usize], d.value == sapper_engine::Value::Mine);
+        }
+    }
+}
