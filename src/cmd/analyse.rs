@@ -100,7 +100,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.json {
         let list: Vec<_> = deds
             .iter()
-            .map(|d| json!({"cell": cell_json(grid, d.cell), "value": d.value.to_string(), "source": d.source.name()}))
+            .map(|d| {
+                let mut o = json!({"cell": cell_json(grid, d.cell), "value": d.value.to_string(), "source": d.source.name()});
+                if let sapper_engine::Source::Rule { order } = d.source {
+                    o["order"] = json!(order);
+                }
+                o
+            })
             .collect();
         println!(
             "{}",

@@ -264,7 +264,7 @@ impl System {
             if need < 0 {
                 return Err(Contradiction::new(
                     vec![i],
-                    "more flagged mines than the number",
+                    "more known mines (flagged or proven) around it than its number",
                 ));
             }
             if need > closed {

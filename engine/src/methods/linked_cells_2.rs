@@ -221,7 +221,7 @@ impl System {
             if value < 0 {
                 return Err(Contradiction::new(
                     vec![at],
-                    "more flagged mines than the number",
+                    "more known mines (flagged or proven) around it than its number",
                 ));
             }
             if value > len as i32 {

@@ -48,7 +48,7 @@ fn examine(board: &Board, i: u32, out: &mut Vec<Forced>) -> Result<(), Contradic
     if v < 0 {
         return Err(Contradiction::new(
             vec![i],
-            "more flagged mines than the number",
+            "more known mines (flagged or proven) around it than its number",
         ));
     }
     if v as u32 > u {
