@@ -129,11 +129,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     );
     for d in &deds {
         let (r, c) = grid.rc(d.cell);
-        println!(
-            "  ({r},{c}) {:<4}  by {}",
-            d.value.to_string(),
-            d.source.name()
-        );
+        let by = match d.source {
+            sapper_engine::Source::Rule { order } => format!("a rule of order {order}"),
+            s => s.name().to_string(),
+        };
+        println!("  ({r},{c}) {:<4}  by {by}", d.value.to_string());
     }
     println!("position after analysis (* proven safe, F mine):");
     for line in write_position(&analysis.board.to_position()).lines() {
