@@ -31,6 +31,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(a) => cmd::solve::run(a),
@@ -45,5 +46,18 @@ fn main() -> ExitCode {
             eprintln!("sapper: error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so writing to a closed pipe (`sapper ... | head`)
+/// becomes an error that `println!` turns into a panic. A command-line
+/// filter should instead end quietly, as `cat` does: restore the default
+/// action.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_DFL at the start of
+    // main, before any other thread exists, has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
