@@ -337,6 +337,36 @@ impl<'t> Solver<'t> {
         self.stale = [true, true];
     }
 
+    /// [`Solver::take_dirty`] for a rule tier, first rejecting a dirty
+    /// number whose own equation has no solution. No rule can see two such
+    /// cases — a number with more known mines around it than it shows (a
+    /// focus's effective value is `0..=8`), and a number still owing mines
+    /// with no unknown neighbour left (dropped below before matching) — yet
+    /// both arise in a rules-only fixpoint on a contradictory position, when
+    /// several rules fire in one round around the same number.
+    fn take_rule_dirty(&mut self, k: usize, into: &mut Vec<u32>) -> Result<(), Contradiction> {
+        for &i in &self.dirty[k] {
+            if let Some((v, u)) = self.board.effective(i) {
+                // The number's equation: exactly `v` mines among its `u`
+                // unknown neighbours, impossible unless 0 ≤ v ≤ u.
+                if v < 0 {
+                    return Err(Contradiction::new(
+                        vec![i],
+                        "more known mines than the number",
+                    ));
+                }
+                if v as u32 > u {
+                    return Err(Contradiction::new(
+                        vec![i],
+                        format!("number needs {v} mines among {u} closed neighbours"),
+                    ));
+                }
+            }
+        }
+        self.take_dirty(k, into);
+        Ok(())
+    }
+
     /// Moves dirty list `k` into `into`, keeping only numbers that still
     /// have an unknown neighbour (the others can prove nothing).
     fn take_dirty(&mut self, k: usize, into: &mut Vec<u32>) {
@@ -404,7 +434,7 @@ impl<'t> Solver<'t> {
                     if self.dirty[slot].is_empty() {
                         continue;
                     }
-                    self.take_dirty(slot, &mut dirty_now);
+                    self.take_rule_dirty(slot, &mut dirty_now)?;
                     if dirty_now.is_empty() {
                         continue;
                     }

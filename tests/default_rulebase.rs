@@ -1,0 +1,1161 @@
+//! The committed default rulebase, `rules/default.rules` (orders 1–2),
+//! checked from the outside:
+//!
+//! 1. it is exactly what `sapper synth --order 2` produces today (any thread
+//!    count);
+//! 2. every rule, placed literally in all 8 orientations wherever it matches
+//!    on random real fields, agrees with the ground truth, and no forbidden
+//!    rule matches a consistent board;
+//! 3. the solver's rule index (`RuleTiers`) proves exactly what that literal
+//!    matcher proves (on consistent and on broken boards);
+//! 4. every rule exported by `sapper rules export --json` is re-proven by an
+//!    enumerator written here (independent of the synthesizer and of
+//!    `engine/src/rules/verify.rs`), exact and minimal;
+//! 5. no two stored rules are symmetric images, and the counts agree with
+//!    `sapper rules info --json`.
+//!
+//! The literal matcher ([`Images`]) reads the matching semantics of the
+//! matcher's module doc cell by cell: `Any` anything; `Wall` outside the
+//! field; `Open` anything not unknown, outside included; `Closed` inside and
+//! unknown; `Number(v)` inside, revealed, effective value `v` (number minus
+//! flagged neighbours).
+
+#[path = "support/truth_boards.rs"]
+mod truth_boards;
+
+use proptest::prelude::*;
+use sapper_engine::rules::{PatternCell, Rule, RuleKind, Rulebase};
+use sapper_engine::solver::RuleTiers;
+use sapper_engine::{Board, Cell, Forced, Value};
+use sapper_synth::{build_rulebase, full_window, synthesize, Options};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::process::Command;
+use std::sync::OnceLock;
+use truth_boards::{build, draw, perturb, Recipe};
+
+/// The committed file, as the binary embeds it.
+const DEFAULT_BYTES: &[u8] = include_bytes!("../rules/default.rules");
+/// Its path, for the CLI.
+const DEFAULT_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/default.rules");
+/// How to regenerate it: the command documented with the embedded
+/// rulebase (`src/cmd/common.rs`) and in `sapper synth --help`.
+const REGENERATE: &str = "`sapper synth --order 2 -o rules/default.rules` \
+                          (from the repository root: `cargo run --release -- synth --order 2 -o rules/default.rules`)";
+
+fn default_rulebase() -> &'static Rulebase {
+    static RB: OnceLock<Rulebase> = OnceLock::new();
+    RB.get_or_init(|| {
+        Rulebase::from_bytes(DEFAULT_BYTES).unwrap_or_else(|e| {
+            panic!("rules/default.rules does not load: {e}; regenerate it: {REGENERATE}")
+        })
+    })
+}
+
+fn default_tiers() -> &'static RuleTiers {
+    static T: OnceLock<RuleTiers> = OnceLock::new();
+    T.get_or_init(|| RuleTiers::new(default_rulebase()))
+}
+
+fn default_images() -> &'static Images {
+    static I: OnceLock<Images> = OnceLock::new();
+    I.get_or_init(|| Images::new(&default_rulebase().rules))
+}
+
+// ---------------------------------------------------------------------------
+// 1. Regeneration
+// ---------------------------------------------------------------------------
+
+/// The bytes `sapper synth --order 2 -o FILE` writes: no `--from`, no
+/// `--max-window` (so the full window of order 2), no budget; orders
+/// `1..=2`, `build_rulebase` without a base, `try_to_bytes` (src/cmd/synth.rs).
+fn regenerate() -> Vec<u8> {
+    let order = 2u8;
+    let options = Options {
+        orders: (1..=order).collect(),
+        max_window: full_window(order),
+        budget: None,
+    };
+    let synthesis = synthesize(&options, &|_| {});
+    assert!(
+        synthesis.complete(),
+        "synthesis without a budget is complete"
+    );
+    build_rulebase(None, &synthesis, &options)
+        .try_to_bytes()
+        .expect("synthesized rules are well formed")
+}
+
+/// Panics, saying how to regenerate, unless `fresh` is the committed file.
+fn assert_is_committed_file(fresh: &[u8], how: &str) {
+    if fresh == DEFAULT_BYTES {
+        return;
+    }
+    let first_difference = fresh
+        .iter()
+        .zip(DEFAULT_BYTES)
+        .position(|(a, b)| a != b)
+        .unwrap_or(fresh.len().min(DEFAULT_BYTES.len()));
+    let describe = |bytes: &[u8]| match Rulebase::from_bytes(bytes) {
+        Ok(rb) => format!("{} rules, settings {:?}", rb.rules.len(), rb.settings),
+        Err(e) => format!("unreadable: {e}"),
+    };
+    panic!(
+        "rules/default.rules is stale: synthesizing orders 1-2 {how} gives {} bytes, the \
+         committed file has {} (first difference at byte {first_difference}).\n  \
+         synthesized: {}\n  committed:   {}\nRegenerate it with the documented command: {REGENERATE}",
+        fresh.len(),
+        DEFAULT_BYTES.len(),
+        describe(fresh),
+        describe(DEFAULT_BYTES),
+    );
+}
+
+#[test]
+fn regeneration_is_byte_identical() {
+    assert_is_committed_file(&regenerate(), "on the default rayon pool");
+}
+
+#[test]
+fn regeneration_on_one_thread_is_byte_identical() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    let bytes = pool.install(regenerate);
+    assert_is_committed_file(&bytes, "on a one-thread rayon pool");
+}
+
+// ---------------------------------------------------------------------------
+// The literal matcher
+// ---------------------------------------------------------------------------
+
+/// `(r, c)` of cell `(r, c)` of an `h × w` pattern under symmetry `sym`:
+/// bit 2 transposes, then bit 1 flips the rows, bit 0 the columns. Returns
+/// the new position and the new shape. (All 8 combinations are the 8
+/// symmetries of the square.)
+fn orient(h: usize, w: usize, sym: usize, r: usize, c: usize) -> ((usize, usize), (usize, usize)) {
+    let (mut r, mut c, h2, w2) = if sym & 4 != 0 {
+        (c, r, w, h)
+    } else {
+        (r, c, h, w)
+    };
+    if sym & 2 != 0 {
+        r = h2 - 1 - r;
+    }
+    if sym & 1 != 0 {
+        c = w2 - 1 - c;
+    }
+    ((r, c), (h2, w2))
+}
+
+/// One orientation of one rule, as the literal matcher places it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Image {
+    h: usize,
+    w: usize,
+    cells: Vec<PatternCell>,
+    /// `(row, col, value)` of each concluded cell.
+    conclusions: Vec<(usize, usize, Value)>,
+    forbidden: bool,
+    order: u8,
+    /// The first focus in row-major order: a placement is named by the board
+    /// cell under it.
+    anchor: (usize, usize),
+}
+
+impl Image {
+    fn of(rule: &Rule, sym: usize) -> Image {
+        let (h, w) = (rule.pattern.h as usize, rule.pattern.w as usize);
+        let (_, (h2, w2)) = orient(h, w, sym, 0, 0);
+        let mut cells = vec![PatternCell::Any; h * w];
+        let mut conclusions = Vec::new();
+        for r in 0..h {
+            for c in 0..w {
+                let ((r2, c2), _) = orient(h, w, sym, r, c);
+                cells[r2 * w2 + c2] = rule.pattern.cells[r * w + c];
+                let bit = 1u64 << (r * w + c);
+                if rule.safe & bit != 0 {
+                    conclusions.push((r2, c2, Value::Safe));
+                }
+                if rule.mine & bit != 0 {
+                    conclusions.push((r2, c2, Value::Mine));
+                }
+            }
+        }
+        conclusions.sort_unstable();
+        let anchor = cells
+            .iter()
+            .position(|c| matches!(c, PatternCell::Number(_)))
+            .map(|i| (i / w2, i % w2))
+            .expect("a rule has a focus");
+        Image {
+            h: h2,
+            w: w2,
+            cells,
+            conclusions,
+            forbidden: rule.kind == RuleKind::Forbidden,
+            order: rule.order(),
+            anchor,
+        }
+    }
+
+    fn get(&self, r: usize, c: usize) -> PatternCell {
+        self.cells[r * self.w + c]
+    }
+
+    /// `(value, closed neighbours)` of the anchor, when all 8 of its
+    /// neighbours are pattern cells other than `Any`: then a board number
+    /// under the anchor must have that effective value and exactly that many
+    /// unknown neighbours (each neighbour matches `Unknown` iff it is
+    /// `Closed`). `None`: no such shortcut, always tried.
+    fn anchor_key(&self) -> Option<(i32, u8)> {
+        let PatternCell::Number(v) = self.get(self.anchor.0, self.anchor.1) else {
+            unreachable!("the anchor is a focus")
+        };
+        let mut closed = 0u8;
+        for dr in -1isize..=1 {
+            for dc in -1isize..=1 {
+                if (dr, dc) == (0, 0) {
+                    continue;
+                }
+                let r = self.anchor.0 as isize + dr;
+                let c = self.anchor.1 as isize + dc;
+                if r < 0 || c < 0 || r >= self.h as isize || c >= self.w as isize {
+                    return None;
+                }
+                match self.get(r as usize, c as usize) {
+                    PatternCell::Any => return None,
+                    PatternCell::Closed => closed += 1,
+                    _ => {}
+                }
+            }
+        }
+        Some((v as i32, closed))
+    }
+}
+
+/// A board read once for the literal matcher.
+struct View<'b> {
+    board: &'b Board,
+    /// Effective value of each revealed number (number minus flagged
+    /// neighbours), `None` elsewhere.
+    effective: Vec<Option<i32>>,
+    /// Unknown neighbours of each cell.
+    unknown_around: Vec<u8>,
+}
+
+impl<'b> View<'b> {
+    fn new(board: &'b Board) -> View<'b> {
+        let grid = board.grid();
+        let n = grid.len() as u32;
+        let effective = (0..n)
+            .map(|i| match board.cell(i) {
+                Cell::Revealed(v) => {
+                    let flags = grid
+                        .neighbours(i)
+                        .iter()
+                        .filter(|&&nb| board.cell(nb) == Cell::Mine)
+                        .count() as i32;
+                    Some(v as i32 - flags)
+                }
+                _ => None,
+            })
+            .collect();
+        let unknown_around = (0..n)
+            .map(|i| {
+                grid.neighbours(i)
+                    .iter()
+                    .filter(|&&nb| board.cell(nb) == Cell::Unknown)
+                    .count() as u8
+            })
+            .collect();
+        View {
+            board,
+            effective,
+            unknown_around,
+        }
+    }
+
+    /// The literal semantics of one pattern cell over board `(r, c)` (which
+    /// may be outside the field).
+    fn cell_matches(&self, p: PatternCell, r: isize, c: isize) -> bool {
+        let grid = self.board.grid();
+        let inside = r >= 0 && c >= 0 && r < grid.h as isize && c < grid.w as isize;
+        let index = || grid.index(r as usize, c as usize);
+        match p {
+            PatternCell::Any => true,
+            PatternCell::Wall => !inside,
+            PatternCell::Open => !inside || self.board.cell(index()) != Cell::Unknown,
+            PatternCell::Closed => inside && self.board.cell(index()) == Cell::Unknown,
+            PatternCell::Number(v) => inside && self.effective[index() as usize] == Some(v as i32),
+        }
+    }
+}
+
+/// Every orientation of every rule, bucketed by anchor key.
+struct Images {
+    images: Vec<Image>,
+    /// Index of the rule each image comes from.
+    rule_of: Vec<usize>,
+    by_anchor: HashMap<(i32, u8), Vec<usize>>,
+    /// Images without an anchor key: tried at every revealed number.
+    unkeyed: Vec<usize>,
+}
+
+/// What the literal matcher found on one board.
+#[derive(Default, Debug)]
+struct NaiveMatches {
+    /// `(proven cell, order, rule index)` for every matching forced image.
+    proofs: Vec<(Forced, u8, usize)>,
+    /// `(rule index, order, anchor cell)` for every matching forbidden image.
+    forbidden: Vec<(usize, u8, u32)>,
+}
+
+impl Images {
+    fn new(rules: &[Rule]) -> Images {
+        let mut images = Vec::new();
+        let mut rule_of = Vec::new();
+        for (ri, rule) in rules.iter().enumerate() {
+            let mut mine: Vec<Image> = Vec::new();
+            for sym in 0..8 {
+                let image = Image::of(rule, sym);
+                if !mine.contains(&image) {
+                    mine.push(image);
+                }
+            }
+            rule_of.extend(std::iter::repeat_n(ri, mine.len()));
+            images.extend(mine);
+        }
+        let mut by_anchor: HashMap<(i32, u8), Vec<usize>> = HashMap::new();
+        let mut unkeyed = Vec::new();
+        for (k, image) in images.iter().enumerate() {
+            match image.anchor_key() {
+                Some(key) => by_anchor.entry(key).or_default().push(k),
+                None => unkeyed.push(k),
+            }
+        }
+        Images {
+            images,
+            rule_of,
+            by_anchor,
+            unkeyed,
+        }
+    }
+
+    /// Every placement of every image whose anchor sits on a revealed
+    /// number (an anchor is a focus, so no other placement can match),
+    /// checked cell by cell.
+    fn matches(&self, board: &Board) -> NaiveMatches {
+        let view = View::new(board);
+        let grid = board.grid();
+        let mut out = NaiveMatches::default();
+        for a in 0..grid.len() as u32 {
+            let Some(v) = view.effective[a as usize] else {
+                continue;
+            };
+            let key = (v, view.unknown_around[a as usize]);
+            let keyed = self.by_anchor.get(&key).map_or(&[][..], Vec::as_slice);
+            let (ar, ac) = grid.rc(a);
+            for &k in keyed.iter().chain(&self.unkeyed) {
+                let image = &self.images[k];
+                let top = ar as isize - image.anchor.0 as isize;
+                let left = ac as isize - image.anchor.1 as isize;
+                let all = (0..image.h).all(|r| {
+                    (0..image.w).all(|c| {
+                        view.cell_matches(image.get(r, c), top + r as isize, left + c as isize)
+                    })
+                });
+                if !all {
+                    continue;
+                }
+                let rule = self.rule_of[k];
+                if image.forbidden {
+                    out.forbidden.push((rule, image.order, a));
+                }
+                for &(r, c, value) in &image.conclusions {
+                    // A concluded cell is `Closed`, so it matched a cell
+                    // inside the field.
+                    let cell =
+                        grid.index((top + r as isize) as usize, (left + c as isize) as usize);
+                    out.proofs.push((Forced { cell, value }, image.order, rule));
+                }
+            }
+        }
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 2. and 3. Random fields
+// ---------------------------------------------------------------------------
+
+/// Fields from 5×5 to 30×16 (either way round), 10–25 % mines, a game-like
+/// opening plus extra reveals, some flags and known-safe marks.
+fn field_recipes() -> impl Strategy<Value = Recipe> {
+    (
+        5usize..=16,
+        5usize..=30,
+        any::<u64>(),
+        10u32..=25,
+        0u32..=40,
+        0u32..=70,
+        0u32..=8,
+        any::<bool>(),
+    )
+        .prop_map(
+            |(a, b, seed, density, extra_reveal, flag, mark_safe, tall)| {
+                let (h, w) = if tall { (b, a) } else { (a, b) };
+                Recipe {
+                    h,
+                    w,
+                    seed,
+                    density,
+                    extra_reveal,
+                    flag,
+                    mark_safe,
+                }
+            },
+        )
+}
+
+fn rule_text(rules: &[Rule], index: usize) -> String {
+    let rule = &rules[index];
+    format!(
+        "rule #{index} ({:?}, order {}):\n  {}",
+        rule.kind,
+        rule.order(),
+        rule.rows().join("\n  ")
+    )
+}
+
+/// Every literal match on a board made from `mines` agrees with the truth:
+/// concluded cells have their true value, no forbidden rule matches.
+fn check_sound(
+    rules: &[Rule],
+    images: &Images,
+    board: &Board,
+    mines: &[bool],
+) -> Result<(), String> {
+    let found = images.matches(board);
+    if let Some(&(rule, _, anchor)) = found.forbidden.first() {
+        return Err(format!(
+            "forbidden {} matches a consistent board with its anchor at {:?}:\n{}",
+            rule_text(rules, rule),
+            board.grid().rc(anchor),
+            draw(board)
+        ));
+    }
+    for &(f, _, rule) in &found.proofs {
+        let truth = if mines[f.cell as usize] {
+            Value::Mine
+        } else {
+            Value::Safe
+        };
+        if f.value != truth {
+            return Err(format!(
+                "{} proves {:?} {} but it is {truth}:\n{}",
+                rule_text(rules, rule),
+                board.grid().rc(f.cell),
+                f.value,
+                draw(board)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Each tier of the rule index against the literal matcher restricted to
+/// the rules of that tier's order: the same proven `(cell, value)` set,
+/// and a contradiction exactly when a forbidden rule of that order matches
+/// or two of its rules prove one cell both ways.
+fn check_index_equals_naive(board: &Board) -> Result<(), String> {
+    let found = default_images().matches(board);
+    let tiers = default_tiers();
+    assert_eq!(
+        tiers.tiers().len(),
+        2,
+        "the default rulebase has orders 1 and 2"
+    );
+    for (order, index) in tiers.tiers() {
+        let naive: BTreeSet<Forced> = found
+            .proofs
+            .iter()
+            .filter(|p| p.1 == *order)
+            .map(|p| p.0)
+            .collect();
+        let both_ways = naive.iter().any(|f| {
+            f.value == Value::Safe
+                && naive.contains(&Forced {
+                    cell: f.cell,
+                    value: Value::Mine,
+                })
+        });
+        let forbidden = found.forbidden.iter().any(|f| f.1 == *order);
+        let mut out = Vec::new();
+        match index.find(board, None, &mut out) {
+            Err(_) if forbidden || both_ways => {}
+            Err(c) => {
+                return Err(format!(
+                "order {order}: the index reports {c:?}, the literal matcher finds no forbidden \
+                     match and no cell proven both ways:\n{}",
+                draw(board)
+            ))
+            }
+            Ok(()) if forbidden || both_ways => {
+                return Err(format!(
+                    "order {order}: the literal matcher finds a contradiction (forbidden matches \
+                     {:?}, both ways {both_ways}), the index none:\n{}",
+                    found.forbidden,
+                    draw(board)
+                ))
+            }
+            Ok(()) => {
+                if let Some((f, o)) = out.iter().find(|(_, o)| o != order) {
+                    return Err(format!("order {order} index credits {f:?} to order {o}"));
+                }
+                let indexed: BTreeSet<Forced> = out.iter().map(|(f, _)| *f).collect();
+                if indexed.len() != out.len() {
+                    return Err(format!("order {order}: a cell is listed twice: {out:?}"));
+                }
+                if indexed != naive {
+                    let missing: Vec<_> = naive.difference(&indexed).collect();
+                    let extra: Vec<_> = indexed.difference(&naive).collect();
+                    return Err(format!(
+                        "order {order}: index and literal matcher differ; only literal: \
+                         {missing:?}, only index: {extra:?}\n{}",
+                        draw(board)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+
+    /// Issue "synth": every rule of the default rulebase is sound where it
+    /// matches on real fields.
+    #[test]
+    fn every_matching_rule_agrees_with_the_truth(recipe in field_recipes()) {
+        let tb = build(recipe);
+        let rb = default_rulebase();
+        if let Err(e) = check_sound(&rb.rules, default_images(), &tb.board, &tb.mines) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+
+    /// The solver's index proves exactly what the literal semantics prove,
+    /// on consistent fields and on broken copies of them.
+    #[test]
+    fn index_proves_exactly_what_literal_matching_proves(
+        recipe in field_recipes(),
+        perturb_seed in any::<u64>(),
+        changes in 0usize..6,
+    ) {
+        let tb = build(recipe);
+        if let Err(e) = check_index_equals_naive(&tb.board) {
+            return Err(TestCaseError::fail(e));
+        }
+        if changes > 0 {
+            let broken = perturb(&tb.board, perturb_seed, changes);
+            if let Err(e) = check_index_equals_naive(&broken) {
+                return Err(TestCaseError::fail(format!("perturbed board: {e}")));
+            }
+        }
+    }
+}
+
+/// The recipes of [`the_random_fields_exercise_every_kind_of_match`] and
+/// [`a_flipped_conclusion_is_caught_on_real_fields`].
+fn fixed_recipes() -> impl Iterator<Item = Recipe> {
+    (0..40u64).map(|seed| Recipe {
+        h: 5 + (seed as usize * 7) % 12,
+        w: 5 + (seed as usize * 11) % 26,
+        seed: seed.wrapping_mul(0x2545_F491_4F6C_DD1D),
+        density: 10 + (seed as u32 * 3) % 16,
+        extra_reveal: (seed as u32 * 13) % 41,
+        flag: (seed as u32 * 17) % 71,
+        mark_safe: (seed as u32) % 9,
+    })
+}
+
+/// The property tests above are not vacuous: on such fields rules of both
+/// orders prove both values, in every orientation, and forbidden rules of
+/// both orders match broken boards.
+#[test]
+fn the_random_fields_exercise_every_kind_of_match() {
+    let images = default_images();
+    let mut proven: BTreeMap<(u8, Value), usize> = BTreeMap::new();
+    let mut rules_firing: BTreeSet<usize> = BTreeSet::new();
+    let mut forbidden_orders: BTreeSet<u8> = BTreeSet::new();
+    for (k, recipe) in fixed_recipes().enumerate() {
+        let tb = build(recipe);
+        let found = images.matches(&tb.board);
+        for &(f, order, rule) in &found.proofs {
+            *proven.entry((order, f.value)).or_default() += 1;
+            rules_firing.insert(rule);
+        }
+        for seed in 0..4 {
+            let broken = perturb(&tb.board, k as u64 * 4 + seed, 3);
+            forbidden_orders.extend(images.matches(&broken).forbidden.iter().map(|f| f.1));
+        }
+    }
+    for order in [1, 2] {
+        for value in [Value::Safe, Value::Mine] {
+            assert!(
+                proven.get(&(order, value)).copied().unwrap_or(0) > 0,
+                "no order-{order} rule proved a {value} cell: {proven:?}"
+            );
+        }
+        assert!(
+            forbidden_orders.contains(&order),
+            "no forbidden order-{order} match"
+        );
+    }
+    assert!(
+        rules_firing.len() >= 100,
+        "only {} distinct rules fired on the fixed fields",
+        rules_firing.len()
+    );
+}
+
+/// Negative control: a copy of the rulebase with one order-2 conclusion
+/// flipped is caught by the soundness check on the same fixed fields.
+#[test]
+fn a_flipped_conclusion_is_caught_on_real_fields() {
+    let rb = default_rulebase();
+    let images = default_images();
+    // The forced order-2 rule that fires most often on the fixed fields.
+    let mut firing: HashMap<usize, usize> = HashMap::new();
+    let boards: Vec<_> = fixed_recipes().map(build).collect();
+    for tb in &boards {
+        for &(_, order, rule) in &images.matches(&tb.board).proofs {
+            if order == 2 {
+                *firing.entry(rule).or_default() += 1;
+            }
+        }
+    }
+    let (&victim, _) = firing
+        .iter()
+        .max_by_key(|&(rule, count)| (*count, std::cmp::Reverse(*rule)))
+        .expect("order-2 rules fire");
+    let mut rules = rb.rules.clone();
+    let rule = &mut rules[victim];
+    std::mem::swap(&mut rule.safe, &mut rule.mine);
+    let flipped = Images::new(&rules);
+    let caught = boards
+        .iter()
+        .filter(|tb| check_sound(&rules, &flipped, &tb.board, &tb.mines).is_err())
+        .count();
+    assert!(caught > 0, "flipping rule #{victim} went unnoticed");
+    // And the real rulebase passes on the same boards.
+    for tb in &boards {
+        check_sound(&rb.rules, images, &tb.board, &tb.mines).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 4. and 5. The exported rules
+// ---------------------------------------------------------------------------
+
+/// One line of `sapper rules export --json`.
+#[derive(serde::Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+struct Exported {
+    order: u8,
+    kind: String,
+    pattern: Vec<String>,
+}
+
+fn sapper(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_sapper"))
+        .args(args)
+        .output()
+        .expect("the sapper binary runs");
+    assert!(
+        output.status.success(),
+        "sapper {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+fn exported_rules() -> &'static Vec<Exported> {
+    static E: OnceLock<Vec<Exported>> = OnceLock::new();
+    E.get_or_init(|| {
+        sapper(&["rules", "export", DEFAULT_PATH, "--json"])
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                serde_json::from_str(line)
+                    .unwrap_or_else(|e| panic!("export line {}: {e}: {line}", i + 1))
+            })
+            .collect()
+    })
+}
+
+/// An exported pattern as a grid of characters.
+struct Drawn {
+    h: usize,
+    w: usize,
+    cells: Vec<u8>,
+}
+
+impl Drawn {
+    fn parse(rows: &[String]) -> Result<Drawn, String> {
+        let h = rows.len();
+        let w = rows.first().map_or(0, |r| r.len());
+        if h == 0 || w == 0 {
+            return Err("empty pattern".into());
+        }
+        let mut cells = Vec::with_capacity(h * w);
+        for (r, row) in rows.iter().enumerate() {
+            if row.len() != w {
+                return Err(format!(
+                    "row {r} has {} characters, row 0 has {w}",
+                    row.len()
+                ));
+            }
+            for (c, ch) in row.bytes().enumerate() {
+                if !b"?sm.#_012345678".contains(&ch) {
+                    return Err(format!("unknown character {:?} at ({r},{c})", ch as char));
+                }
+                cells.push(ch);
+            }
+        }
+        Ok(Drawn { h, w, cells })
+    }
+
+    fn at(&self, r: usize, c: usize) -> u8 {
+        self.cells[r * self.w + c]
+    }
+
+    fn is_closed(ch: u8) -> bool {
+        matches!(ch, b'?' | b's' | b'm')
+    }
+
+    /// The foci `(row, col, value)`.
+    fn foci(&self) -> Vec<(usize, usize, u32)> {
+        (0..self.h * self.w)
+            .filter(|&i| self.cells[i].is_ascii_digit())
+            .map(|i| (i / self.w, i % self.w, (self.cells[i] - b'0') as u32))
+            .collect()
+    }
+
+    /// The 8 neighbours of `(r, c)`, `None` for positions off the grid.
+    fn neighbours(&self, r: usize, c: usize) -> Vec<Option<(usize, usize)>> {
+        let mut out = Vec::with_capacity(8);
+        for dr in -1isize..=1 {
+            for dc in -1isize..=1 {
+                if (dr, dc) == (0, 0) {
+                    continue;
+                }
+                let (rr, cc) = (r as isize + dr, c as isize + dc);
+                out.push(
+                    (rr >= 0 && cc >= 0 && rr < self.h as isize && cc < self.w as isize)
+                        .then_some((rr as usize, cc as usize)),
+                );
+            }
+        }
+        out
+    }
+
+    /// The image under symmetry `sym` (see [`orient`]), as rows.
+    fn image(&self, sym: usize) -> Vec<String> {
+        let (_, (h2, w2)) = orient(self.h, self.w, sym, 0, 0);
+        let mut out = vec![b' '; h2 * w2];
+        for r in 0..self.h {
+            for c in 0..self.w {
+                let ((r2, c2), _) = orient(self.h, self.w, sym, r, c);
+                out[r2 * w2 + c2] = self.at(r, c);
+            }
+        }
+        out.chunks(w2)
+            .map(|row| String::from_utf8(row.to_vec()).expect("ASCII"))
+            .collect()
+    }
+}
+
+/// What the layouts of a set of foci allow: `None` when no layout of the
+/// closed cells satisfies every focus equation, else `(always safe, always
+/// mine)` as bit sets over `vars`.
+fn enumerate_layouts(
+    d: &Drawn,
+    foci: &[(usize, usize, u32)],
+    vars: &[(usize, usize)],
+) -> Option<(u32, u32)> {
+    assert!(vars.len() <= 24, "{} closed cells", vars.len());
+    // Each focus: "exactly v of the closed cells around it are mines" (its
+    // other neighbours are open, walls or foci: never mines, the value is
+    // effective).
+    let equations: Vec<(u32, u32)> = foci
+        .iter()
+        .map(|&(r, c, v)| {
+            let around = d.neighbours(r, c);
+            let mask = vars
+                .iter()
+                .enumerate()
+                .filter(|(_, cell)| around.contains(&Some(**cell)))
+                .map(|(j, _)| 1u32 << j)
+                .sum();
+            (mask, v)
+        })
+        .collect();
+    let all = (1u32 << vars.len()) - 1;
+    let (mut ever_mine, mut ever_safe, mut any) = (0u32, 0u32, false);
+    for layout in 0..=all {
+        if equations
+            .iter()
+            .all(|&(m, v)| (layout & m).count_ones() == v)
+        {
+            any = true;
+            ever_mine |= layout;
+            ever_safe |= !layout & all;
+        }
+    }
+    any.then_some((all & !ever_mine, all & !ever_safe))
+}
+
+/// The closed cells around any of `foci`, row-major.
+fn closed_around(d: &Drawn, foci: &[(usize, usize, u32)]) -> Vec<(usize, usize)> {
+    let mut vars: Vec<(usize, usize)> = foci
+        .iter()
+        .flat_map(|&(r, c, _)| d.neighbours(r, c))
+        .flatten()
+        .filter(|&(r, c)| Drawn::is_closed(d.at(r, c)))
+        .collect();
+    vars.sort_unstable();
+    vars.dedup();
+    vars
+}
+
+/// Re-proves one exported rule from its drawing alone.
+fn reprove(e: &Exported) -> Result<(), String> {
+    let d = Drawn::parse(&e.pattern)?;
+    let foci = d.foci();
+    if foci.len() != e.order as usize {
+        return Err(format!("order {} but {} foci", e.order, foci.len()));
+    }
+    // Every focus's neighbourhood is inside the pattern and looked at, so
+    // the rule depends on nothing outside itself.
+    for &(r, c, _) in &foci {
+        for nb in d.neighbours(r, c) {
+            match nb {
+                None => {
+                    return Err(format!(
+                        "focus ({r},{c}) has a neighbour outside the pattern"
+                    ))
+                }
+                Some((rr, cc)) if d.at(rr, cc) == b'_' => {
+                    return Err(format!(
+                        "focus ({r},{c}) has an `_` neighbour at ({rr},{cc})"
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let vars = closed_around(&d, &foci);
+    // A closed cell around no focus is free: it is mine in some layouts and
+    // safe in others, so it can carry no conclusion.
+    for r in 0..d.h {
+        for c in 0..d.w {
+            if matches!(d.at(r, c), b's' | b'm') && !vars.contains(&(r, c)) {
+                return Err(format!("conclusion at ({r},{c}) is around no focus"));
+            }
+        }
+    }
+    let marked = |ch: u8| -> u32 {
+        vars.iter()
+            .enumerate()
+            .filter(|(_, &(r, c))| d.at(r, c) == ch)
+            .map(|(j, _)| 1u32 << j)
+            .sum()
+    };
+    let (safe, mine) = (marked(b's'), marked(b'm'));
+    let facts = enumerate_layouts(&d, &foci, &vars);
+    match e.kind.as_str() {
+        "forbidden" => {
+            if safe | mine != 0 {
+                return Err("a forbidden rule with conclusions".into());
+            }
+            if let Some(f) = facts {
+                return Err(format!(
+                    "forbidden, but layouts exist (always safe/mine {f:?})"
+                ));
+            }
+        }
+        "forced" => {
+            let Some((always_safe, always_mine)) = facts else {
+                return Err("forced, but no layout satisfies the foci".into());
+            };
+            if safe | mine == 0 {
+                return Err("a forced rule concluding nothing".into());
+            }
+            if safe & !always_safe != 0 || mine & !always_mine != 0 {
+                return Err(format!(
+                    "unsound: concludes safe {safe:b} mine {mine:b}, layouts force only \
+                     safe {always_safe:b} mine {always_mine:b} (bits over {vars:?})"
+                ));
+            }
+            // Exact (synth/src/lib.rs, "Conclusions"): every cell the foci
+            // force is concluded.
+            if (safe, mine) != (always_safe, always_mine) {
+                return Err(format!(
+                    "not exact: concludes safe {safe:b} mine {mine:b}, layouts force \
+                     safe {always_safe:b} mine {always_mine:b} (bits over {vars:?})"
+                ));
+            }
+        }
+        other => return Err(format!("unknown kind {other:?}")),
+    }
+    // Minimal (DESIGN.md §3, "Order"): with two or more foci, no focus alone
+    // concludes anything or is impossible; otherwise the rule would be
+    // covered by order 1.
+    if foci.len() >= 2 {
+        for focus in &foci {
+            let one = [*focus];
+            let own = closed_around(&d, &one);
+            match enumerate_layouts(&d, &one, &own) {
+                None => return Err(format!("focus {focus:?} alone has no layout")),
+                Some((s, m)) if s | m != 0 => {
+                    return Err(format!("focus {focus:?} alone forces a cell"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_exported_rule_is_reproven_exact_and_minimal() {
+    let exported = exported_rules();
+    let rb = default_rulebase();
+    assert_eq!(exported.len(), rb.rules.len(), "one export line per rule");
+    let mut failures = Vec::new();
+    for (i, e) in exported.iter().enumerate() {
+        if e.pattern != rb.rules[i].rows() {
+            failures.push(format!("line {}: not rule #{i} of the file", i + 1));
+        }
+        if let Err(why) = reprove(e) {
+            failures.push(format!(
+                "line {} ({} order {}): {why}\n  {}",
+                i + 1,
+                e.kind,
+                e.order,
+                e.pattern.join("\n  ")
+            ));
+        }
+        // Walls conclude what their open variant does, so the synthesizer
+        // stores none (synth/src/lib.rs, reduction 3).
+        if e.pattern.iter().any(|row| row.contains('#')) {
+            failures.push(format!(
+                "line {}: a wall pattern is stored: {:?}",
+                i + 1,
+                e.pattern
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} exported rules fail:\n{}",
+        failures.len(),
+        exported.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
+}
+
+/// Negative control for the re-prover: one flipped, one dropped and one
+/// weakened conclusion, a forbidden rule turned forced, and a focus value
+/// moved, are all rejected.
+#[test]
+fn the_reprover_rejects_broken_rules() {
+    let exported = exported_rules();
+    let forced = exported
+        .iter()
+        .find(|e| {
+            e.kind == "forced"
+                && e.order == 2
+                && e.pattern.concat().matches(['s', 'm']).count() >= 2
+        })
+        .expect("an order-2 rule with two conclusions");
+    let forbidden = exported
+        .iter()
+        .find(|e| e.kind == "forbidden" && e.order == 2)
+        .expect("a forbidden order-2 rule");
+    reprove(forced).expect("the original is sound");
+    reprove(forbidden).expect("the original is sound");
+    let edit = |e: &Exported, f: &dyn Fn(char) -> char, once: bool| -> Exported {
+        let mut done = false;
+        let pattern = e
+            .pattern
+            .iter()
+            .map(|row| {
+                row.chars()
+                    .map(|ch| {
+                        let new = f(ch);
+                        if new != ch && !(once && done) {
+                            done = true;
+                            new
+                        } else {
+                            ch
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Exported {
+            pattern,
+            ..e.clone()
+        }
+    };
+    let flip = |ch| match ch {
+        's' => 'm',
+        'm' => 's',
+        c => c,
+    };
+    let drop = |ch| if matches!(ch, 's' | 'm') { '?' } else { ch };
+    let bump = |ch: char| {
+        if ch.is_ascii_digit() && ch < '8' {
+            (ch as u8 + 1) as char
+        } else {
+            ch
+        }
+    };
+    assert!(
+        reprove(&edit(forced, &flip, true)).is_err(),
+        "one flipped conclusion"
+    );
+    assert!(
+        reprove(&edit(forced, &drop, true)).is_err(),
+        "one dropped conclusion (not exact)"
+    );
+    assert!(
+        reprove(&edit(forced, &drop, false)).is_err(),
+        "every conclusion dropped"
+    );
+    assert!(
+        reprove(&edit(forced, &bump, true)).is_err(),
+        "a focus value moved"
+    );
+    let mut turned = forbidden.clone();
+    turned.kind = "forced".into();
+    assert!(reprove(&turned).is_err(), "a forbidden rule turned forced");
+}
+
+/// The first two rules (by index) that are symmetric images of each other,
+/// by a canonical form computed here on the drawings (conclusions
+/// included): the least of the 8 images, plus the kind (not drawn).
+fn symmetric_pair(exported: &[Exported]) -> Option<(usize, usize)> {
+    let mut canonical: HashMap<Vec<String>, usize> = HashMap::new();
+    for (i, e) in exported.iter().enumerate() {
+        let d = Drawn::parse(&e.pattern).unwrap_or_else(|why| panic!("line {}: {why}", i + 1));
+        let mut key = (0..8).map(|sym| d.image(sym)).min().expect("8 images");
+        key.push(e.kind.clone());
+        if let Some(j) = canonical.insert(key, i) {
+            return Some((j, i));
+        }
+    }
+    None
+}
+
+#[test]
+fn no_two_stored_rules_are_symmetric_images() {
+    let exported = exported_rules();
+    let rb = default_rulebase();
+    if let Some((j, i)) = symmetric_pair(exported) {
+        panic!(
+            "rules #{j} and #{i} are symmetric images:\n  {}\n\n  {}",
+            exported[j].pattern.join("\n  "),
+            exported[i].pattern.join("\n  ")
+        );
+    }
+    // And by the library's own definition, every stored rule is canonical,
+    // the rules are strictly increasing, and their canonical forms distinct.
+    for (i, rule) in rb.rules.iter().enumerate() {
+        assert_eq!(*rule, rule.canonical(), "rule #{i} is not canonical");
+        if i > 0 {
+            assert!(
+                rb.rules[i - 1] < *rule,
+                "rules #{} and #{i} out of order",
+                i - 1
+            );
+        }
+    }
+    let distinct: HashSet<Rule> = rb.rules.iter().map(Rule::canonical).collect();
+    assert_eq!(distinct.len(), rb.rules.len());
+}
+
+/// Negative control: a rotated copy of a stored rule, added to the list, is
+/// found (whatever its orientation).
+#[test]
+fn a_symmetric_image_among_the_rules_is_found() {
+    let exported = exported_rules();
+    for (victim, sym) in [
+        (0usize, 5usize),
+        (exported.len() / 2, 3),
+        (exported.len() - 1, 6),
+    ] {
+        let d = Drawn::parse(&exported[victim].pattern).expect("parses");
+        let mut with_copy: Vec<Exported> = exported[..=victim.max(10)].to_vec();
+        with_copy.push(Exported {
+            pattern: d.image(sym),
+            ..exported[victim].clone()
+        });
+        with_copy.extend_from_slice(&exported[victim.max(10) + 1..]);
+        let n = victim.max(10) + 1;
+        assert_eq!(
+            symmetric_pair(&with_copy),
+            Some((victim, n)),
+            "rule #{victim}, symmetry {sym}"
+        );
+    }
+}
+
+#[test]
+fn counts_agree_with_rules_info() {
+    let info: serde_json::Value =
+        serde_json::from_str(sapper(&["rules", "info", DEFAULT_PATH, "--json"]).trim())
+            .expect("rules info --json prints one JSON object");
+    let exported = exported_rules();
+    let rb = default_rulebase();
+
+    // (order, window, kind) → count, from the export lines.
+    let mut mine: BTreeMap<(u64, u64, String), u64> = BTreeMap::new();
+    for e in exported {
+        let window = e.pattern.len().max(e.pattern[0].len()) as u64;
+        *mine
+            .entry((e.order as u64, window, e.kind.clone()))
+            .or_default() += 1;
+    }
+    let mut theirs: BTreeMap<(u64, u64, String), u64> = BTreeMap::new();
+    for c in info["counts"].as_array().expect("counts array") {
+        let key = (
+            c["order"].as_u64().expect("order"),
+            c["window"].as_u64().expect("window"),
+            c["kind"].as_str().expect("kind").to_string(),
+        );
+        assert!(theirs
+            .insert(key, c["count"].as_u64().expect("count"))
+            .is_none());
+    }
+    assert_eq!(mine, theirs, "counts per order × window × kind");
+
+    let per_order = |m: &BTreeMap<(u64, u64, String), u64>| {
+        let mut out: BTreeMap<u64, u64> = BTreeMap::new();
+        for ((order, _, _), n) in m {
+            *out.entry(*order).or_default() += n;
+        }
+        out
+    };
+    let mut from_file: BTreeMap<u64, u64> = BTreeMap::new();
+    for r in &rb.rules {
+        *from_file.entry(r.order() as u64).or_default() += 1;
+    }
+    assert_eq!(per_order(&theirs), from_file, "rules per order");
+    assert_eq!(from_file.keys().copied().collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(info["rule_count"].as_u64(), Some(rb.rules.len() as u64));
+}
