@@ -337,50 +337,44 @@ impl<'t> Solver<'t> {
         self.stale = [true, true];
     }
 
-    /// [`Solver::take_dirty`] for a rule tier, first rejecting a dirty
-    /// number whose own equation has no solution. No rule can see two such
-    /// cases — a number with more known mines around it than it shows (a
-    /// focus's effective value is `0..=8`), and a number still owing mines
-    /// with no unknown neighbour left (dropped below before matching) — yet
-    /// both arise in a rules-only fixpoint on a contradictory position, when
-    /// several rules fire in one round around the same number.
-    fn take_rule_dirty(&mut self, k: usize, into: &mut Vec<u32>) -> Result<(), Contradiction> {
-        for &i in &self.dirty[k] {
-            if let Some((v, u)) = self.board.effective(i) {
-                // The number's equation: exactly `v` mines among its `u`
-                // unknown neighbours, impossible unless 0 ≤ v ≤ u.
-                if v < 0 {
-                    return Err(Contradiction::new(
-                        vec![i],
-                        "more known mines than the number",
-                    ));
-                }
-                if v as u32 > u {
-                    return Err(Contradiction::new(
-                        vec![i],
-                        format!("number needs {v} mines among {u} closed neighbours"),
-                    ));
-                }
-            }
-        }
-        self.take_dirty(k, into);
-        Ok(())
-    }
-
     /// Moves dirty list `k` into `into`, keeping only numbers that still
     /// have an unknown neighbour (the others can prove nothing).
-    fn take_dirty(&mut self, k: usize, into: &mut Vec<u32>) {
+    ///
+    /// A dirty number whose known mines exceed it, or that needs more mines
+    /// than it has closed neighbours, is a contradiction: no layout fits.
+    /// Checked here because the layers cannot all see it: the numbers left
+    /// out have no closed neighbour, and no rule pattern can hold a
+    /// negative effective value (e.g. `??` over `12`: the order-1 rule of
+    /// the 2 flags both cells, after which the 1 has two mines around it).
+    fn take_dirty(&mut self, k: usize, into: &mut Vec<u32>) -> Result<(), Contradiction> {
         into.clear();
-        into.extend(
-            self.dirty[k]
-                .iter()
-                .copied()
-                .filter(|&i| self.board.unknown_neighbours(i).next().is_some()),
-        );
+        for &i in &self.dirty[k] {
+            let (need, closed) = self
+                .board
+                .effective(i)
+                .expect("dirty lists hold revealed numbers only");
+            if need < 0 || need > closed as i32 {
+                let Cell::Revealed(shown) = self.board.cell(i) else {
+                    unreachable!("effective() is Some for revealed numbers only")
+                };
+                let known = shown as i32 - need;
+                return Err(Contradiction::new(
+                    vec![i],
+                    format!(
+                        "the number {shown} has {known} flagged or proven mines and {closed} closed cells \
+                         around it"
+                    ),
+                ));
+            }
+            if closed > 0 {
+                into.push(i);
+            }
+        }
         for &i in &self.dirty[k] {
             self.in_dirty[i as usize] &= !(1u8 << k);
         }
         self.dirty[k].clear();
+        Ok(())
     }
 
     /// Applies proven cells (skipping cells already settled by an earlier
@@ -424,6 +418,24 @@ impl<'t> Solver<'t> {
         let mut proven: Vec<(Forced, Source)> = Vec::new();
         let mut dirty_now: Vec<u32> = Vec::new();
         'rounds: while !apply.done(&self.board) {
+            // The total must still fit: the known mines cannot exceed it,
+            // nor can the mines still to place exceed the closed cells.
+            // The total belongs to the methods' system (linked cells 2,
+            // hypotheses); the rule layer alone never reads it, by
+            // definition — it is what single numbers and pairs allow.
+            if let (true, Some(left)) = (self.layers.methods, self.board.remaining_mines()) {
+                let closed = self.board.unknown_count();
+                if left < 0 || left > closed as i64 {
+                    let total = self.board.total_mines().unwrap_or_default();
+                    return Err(SolveError::Contradiction(Contradiction::new(
+                        Vec::new(),
+                        format!(
+                            "total {total}: {} mines are flagged or proven and {closed} cells are closed",
+                            self.board.known_mines()
+                        ),
+                    )));
+                }
+            }
             // Rules first: match the rulebase around every number whose
             // neighbourhood changed. A matching forced rule is a proof (each
             // rule was proven by enumeration over its own window); a
@@ -434,7 +446,7 @@ impl<'t> Solver<'t> {
                     if self.dirty[slot].is_empty() {
                         continue;
                     }
-                    self.take_rule_dirty(slot, &mut dirty_now)?;
+                    self.take_dirty(slot, &mut dirty_now)?;
                     if dirty_now.is_empty() {
                         continue;
                     }
@@ -475,7 +487,7 @@ impl<'t> Solver<'t> {
                         if self.dirty[k].is_empty() {
                             continue;
                         }
-                        self.take_dirty(k, &mut dirty_now);
+                        self.take_dirty(k, &mut dirty_now)?;
                         if dirty_now.is_empty() {
                             continue;
                         }

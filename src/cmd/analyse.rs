@@ -40,8 +40,10 @@ pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
     /// Run one layer alone: `rules` (the rulebase to its own fixpoint: what
-    /// single numbers and pairs of numbers allow) or `methods` (the four
-    /// methods, no rulebase).
+    /// single numbers and pairs of numbers allow; the total is not used, and
+    /// only contradictions visible to one or two numbers are detected — the
+    /// full analysis checks consistency) or `methods` (the four methods, no
+    /// rulebase).
     #[arg(long, value_enum)]
     only: Option<Only>,
 }
