@@ -1101,8 +1101,6 @@ fn rules_subcommands_report_a_failed_write() {
 
 #[cfg(target_os = "linux")]
 #[test]
-#[ignore = "known bug: solve/analyse/bench print with println!, which panics when stdout \
-            cannot be written (full disk, closed pipe)"]
 fn solve_analyse_and_bench_report_a_failed_write() {
     for args in [
         &["solve", "samples/fields"][..],

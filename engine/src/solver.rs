@@ -384,8 +384,9 @@ impl<'t> Solver<'t> {
         apply: &mut dyn Apply,
         found: &[(Forced, Source)],
         mut observer: Option<&mut Observer<'_>>,
-    ) -> Result<(), SolveError> {
+    ) -> Result<u64, SolveError> {
         let mut changed = Vec::new();
+        let mut applied = 0;
         for &(f, source) in found {
             if !self.board.cell(f.cell).is_unknown() {
                 continue;
@@ -394,6 +395,7 @@ impl<'t> Solver<'t> {
                 obs(&self.board, f, m);
             }
             self.by_source.add(source, 1);
+            applied += 1;
             self.log.push(Deduction {
                 cell: f.cell,
                 value: f.value,
@@ -405,7 +407,7 @@ impl<'t> Solver<'t> {
                 self.note_changed(c);
             }
         }
-        Ok(())
+        Ok(applied)
     }
 
     fn run_to_fixpoint(
@@ -468,10 +470,11 @@ impl<'t> Solver<'t> {
                     }
                     stats.successes += 1;
                     stats.nanos_success += nanos;
-                    stats.cells += by_rule.len() as u64;
                     proven.clear();
                     proven.extend(by_rule.iter().map(|&(f, order)| (f, Source::Rule { order })));
-                    self.apply_all(apply, &proven, None)?;
+                    // Cells counted as applied: a flood fill from an earlier
+                    // one may have opened some already.
+                    self.table.rules.cells += self.apply_all(apply, &proven, None)?;
                     continue 'rounds;
                 }
             }
@@ -520,11 +523,10 @@ impl<'t> Solver<'t> {
                 }
                 stats.successes += 1;
                 stats.nanos_success += nanos;
-                stats.cells += found.len() as u64;
                 let source = Source::Method(method);
                 proven.clear();
                 proven.extend(found.iter().map(|&f| (f, source)));
-                self.apply_all(apply, &proven, observer.as_mut())?;
+                self.table.get_mut(method).cells += self.apply_all(apply, &proven, observer.as_mut())?;
                 self.table.reorder();
                 continue 'rounds;
             }

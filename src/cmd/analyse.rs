@@ -110,7 +110,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 o
             })
             .collect();
-        println!(
+        out!(
             "{}",
             json!({
                 "safe": safe,
@@ -122,7 +122,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    out!(
         "{}: {} safe, {} mines forced; {} closed cells stay undetermined",
         args.position.display(),
         safe.len(),
@@ -135,11 +135,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             sapper_engine::Source::Rule { order } => format!("a rule of order {order}"),
             s => s.name().to_string(),
         };
-        println!("  ({r},{c}) {:<4}  by {by}", d.value.to_string());
+        out!("  ({r},{c}) {:<4}  by {by}", d.value.to_string());
     }
-    println!("position after analysis (* proven safe, F mine):");
+    out!("position after analysis (* proven safe, F mine):");
     for line in write_position(&analysis.board.to_position()).lines() {
-        println!("  {line}");
+        out!("  {line}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let total: f64 = per_field.iter().sum();
     let med = median(&mut per_field.clone());
     if args.json {
-        println!(
+        out!(
             "{}",
             json!({
                 "fields": fields.len(),
@@ -90,7 +90,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             })
         );
     } else {
-        println!(
+        out!(
             "{} fields, {} solved; solve time total {:.1} µs, median {:.2} µs per field (median of {} runs each)",
             fields.len(),
             solved,
@@ -99,8 +99,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             args.repeat
         );
         let all = by.total().max(1) as f64;
-        println!("cells determined by source ({} in all):", by.total());
-        println!(
+        out!("cells determined by source ({} in all):", by.total());
+        out!(
             "  {:<16} {:>9} {:>7.1}%",
             "rules",
             by.rules(),
@@ -108,20 +108,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
         for order in 1..=3 {
             if by.rules_by_order[order] > 0 {
-                println!("    order {order}       {:>9}", by.rules_by_order[order]);
+                out!("    order {order}       {:>9}", by.rules_by_order[order]);
             }
         }
         for m in Method::ALL {
             let n = by.methods[m.index()];
-            println!(
+            out!(
                 "  {:<16} {:>9} {:>7.1}%",
                 m.name(),
                 n,
                 100.0 * n as f64 / all
             );
         }
-        println!("method table (order tried, by increasing t_c):");
-        print_method_table(&table);
+        out!("method table (order tried, by increasing t_c):");
+        print_method_table(&table)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -55,8 +55,8 @@ pub fn cell_json(grid: Grid, i: u32) -> Value {
 }
 
 /// The human method table, one line per method.
-pub fn print_method_table(t: &MethodTable) {
-    println!(
+pub fn print_method_table(t: &MethodTable) -> Result<(), super::CliError> {
+    out!(
         "  {:<16} {:>9} {:>9} {:>9} {:>10} {:>10} {:>10}",
         "method", "attempts", "successes", "cells", "t_s µs", "t_u µs", "t_c µs"
     );
@@ -65,7 +65,7 @@ pub fn print_method_table(t: &MethodTable) {
         if name == "rules" && s.attempts == 0 {
             continue;
         }
-        println!(
+        out!(
             "  {:<16} {:>9} {:>9} {:>9} {:>10.3} {:>10.3} {:>10.3}",
             name,
             s.attempts,
@@ -76,6 +76,7 @@ pub fn print_method_table(t: &MethodTable) {
             s.t_c_micros()
         );
     }
+    Ok(())
 }
 
 /// Median of a list (sorted in place); 0 for an empty list.

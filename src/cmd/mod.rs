@@ -2,6 +2,16 @@
 //! Result<ExitCode, CliError>`; exit code 0 on success, 1 when some input was
 //! bad but others were processed, 2 on a fatal error.
 
+/// `println!` that returns an error from the enclosing function instead of
+/// panicking when stdout cannot be written (a full disk, a closed pipe).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+            .map_err(|e| format!("writing output: {e}"))?;
+    }};
+}
+
 pub mod analyse;
 pub mod bench;
 pub mod common;

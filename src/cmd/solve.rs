@@ -156,7 +156,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let refs = match find_fields(path) {
             Ok(r) => r,
             Err(e) => {
-                report_error(args.json, &path.display().to_string(), &e.to_string());
+                report_error(args.json, &path.display().to_string(), &e.to_string())?;
                 failed = true;
                 continue;
             }
@@ -171,18 +171,26 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         for rep in &reports {
             match &rep.result {
-                Ok(s) => print_field(args.json, &rep.name, s),
+                Ok(s) => print_field(args.json, &rep.name, s)?,
                 Err(e) => {
-                    report_error(args.json, &rep.name, e);
+                    report_error(args.json, &rep.name, e)?;
                     failed = true;
                 }
             }
         }
         if !args.json {
-            print_summary(path, &reports, args.methods);
+            print_summary(path, &reports, args.methods)?;
         }
-        if args.check_expected && !check_expected(path, &reports)? {
-            failed = true;
+        if args.check_expected {
+            match check_expected(path, &reports) {
+                Ok(true) => {}
+                Ok(false) => failed = true,
+                // A missing or bad expected.csv fails this path only.
+                Err(e) => {
+                    eprintln!("sapper: error: {e}");
+                    failed = true;
+                }
+            }
         }
     }
     if let (Some(file), Some(mut rb)) = (&args.learn, learn_base) {
@@ -219,16 +227,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     })
 }
 
-fn report_error(json: bool, name: &str, err: &str) {
+fn report_error(json: bool, name: &str, err: &str) -> Result<(), CliError> {
     if json {
-        println!("{}", json!({"field": name, "error": err}));
+        out!("{}", json!({"field": name, "error": err}));
     }
     eprintln!("sapper: error: {err}");
+    Ok(())
 }
 
-fn print_field(json: bool, name: &str, s: &Solved) {
+fn print_field(json: bool, name: &str, s: &Solved) -> Result<(), CliError> {
     if json {
-        println!(
+        out!(
             "{}",
             json!({
                 "field": name,
@@ -250,7 +259,7 @@ fn print_field(json: bool, name: &str, s: &Solved) {
                 parts.push(format!("{} {n}", m.name()));
             }
         }
-        println!(
+        out!(
             "{:<24} {:<7} {:>6}/{:<6} safe cells open {:>10.1} µs   {}",
             name,
             if s.solved { "solved" } else { "stuck" },
@@ -260,9 +269,10 @@ fn print_field(json: bool, name: &str, s: &Solved) {
             parts.join(", ")
         );
     }
+    Ok(())
 }
 
-fn print_summary(path: &Path, reports: &[FieldReport], methods: bool) {
+fn print_summary(path: &Path, reports: &[FieldReport], methods: bool) -> Result<(), CliError> {
     let ok: Vec<&Solved> = reports
         .iter()
         .filter_map(|r| r.result.as_ref().ok())
@@ -280,7 +290,7 @@ fn print_summary(path: &Path, reports: &[FieldReport], methods: bool) {
         table.merge(&s.table);
     }
     table.reorder();
-    println!(
+    out!(
         "== {}: {} fields, {} solved, {} stuck, {} unreadable; solve time total {:.1} µs, median {:.1} µs",
         path.display(),
         reports.len(),
@@ -299,14 +309,15 @@ fn print_summary(path: &Path, reports: &[FieldReport], methods: bool) {
             100.0 * by.methods[m.index()] as f64 / all
         ));
     }
-    println!(
+    out!(
         "   deductions ({} cells): {}",
         by.total(),
         shares.join(", ")
     );
     if methods {
-        print_method_table(&table);
+        print_method_table(&table)?;
     }
+    Ok(())
 }
 
 /// Compares with `<corpus>/expected.csv`; prints each difference to stderr.
