@@ -946,7 +946,7 @@ proptest! {
                     let by_support = forced_by(&s.board, &support);
                     prop_assert_eq!(by_support.get(&cell), Some(&value));
                     let sub = forced_by_or_contradiction(&s.board, &concluding);
-                    prop_assert!(sub.map_or(true, |m| !m.is_empty()),
+                    prop_assert!(sub.is_none_or(|m| !m.is_empty()),
                         "subset {:?} of support {:?} concludes nothing", concluding, support);
                     continue;
                 }
