@@ -39,24 +39,47 @@
 //! then the (usually absent) wall and extra-cell tests of the entries found.
 //!
 //! - Order 1 has no slots and its key is `(value, 3×3 closed mask)`: a dense
-//!   table of `9 × 512` entry ranges, no hashing.
-//! - Orders ≥ 2 share one `hashbrown` map `key → entry range` (the key
+//!   table of `9 × 512` chain heads, no hashing.
+//! - Orders ≥ 2 share one `hashbrown` table `key → chain head` (the key
 //!   stored as two `u64`s: 24-byte buckets), guarded by a blocked Bloom
-//!   filter (8 bits per key, two bits in one word): most placements match no
-//!   rule, and the filter turns most of those away without touching the map.
+//!   filter (8 bits per key, two bits in one word) that uses the same hash:
+//!   most placements match no rule, and the filter turns most of those away
+//!   without touching the table.
+//! - The entries under one key (almost always one) form a chain through
+//!   [`Entry::next`], in the order the rules were given.
 //! - Which slot sets occur is kept per order as a prefix tree
 //!   (`prefix → allowed next slots`; arrays for prefixes of 0 or 1 slot,
 //!   which is all of orders 2 and 3), so placements are enumerated only over
-//!   revealed numbers at slots some rule uses.
+//!   revealed numbers at slots some rule uses. Order 2 is enumerated
+//!   directly: a number and each number at a slot offset of it.
 //! - Per order, a 81-bit set of the `(value, closed neighbours)` pairs any
 //!   focus of that order has lets a number that can never be a focus of that
 //!   order be skipped before any mask is built.
 //!
-//! On the board side each revealed number's 3×3 closed mask is computed once
-//! per call (a table for full scans and long dirty lists, on the fly
-//! otherwise) in a "spread" layout with row stride 9, so placing it in the
-//! frame of any anchor is one shift: the union's closed mask is the OR of
-//! the foci's shifted masks (overlapping cells agree, both read the board).
+//! # Building
+//!
+//! [`RuleIndex::from_rules`] checks each rule once in its own orientation
+//! (the checks do not depend on it), lists its few constrained cells, and
+//! maps just those cells through the 8 symmetries — no pattern is copied.
+//! Identical images of one rule (a symmetric rule) are stored once; images
+//! of different rules with the same key, walls and extra cells are merged
+//! into one entry (their conclusions are all sound, so is their union; a
+//! forbidden one makes the merged entry forbidden). Merging is
+//! order-independent, and every lookup tries every entry of a key, so the
+//! result of a match never depends on the layout.
+//!
+//! # Reading the board
+//!
+//! Each revealed number's 3×3 closed mask is computed in a "spread" layout
+//! with row stride 9, so placing it in the frame of any anchor is one shift:
+//! the union's closed mask is the OR of the foci's shifted masks
+//! (overlapping cells agree, both read the board). A full scan (or a long
+//! dirty list) reads every cell once into a table; a short dirty list reads
+//! numbers on demand through a small cache on the stack (every placement
+//! around one dirty number lies within 7 rows and 13 columns of it, so a
+//! 8 × 16 direct-mapped cache never evicts a number the same dirty number
+//! needs again): the cost of a call is proportional to the dirty numbers,
+//! not to the board.
 //!
 //! # Order of output
 //!
@@ -65,8 +88,8 @@
 
 use crate::board::{Board, Cell, Contradiction, Forced, Value};
 use crate::grid::Grid;
-use crate::rules::{PatternCell, Rule, RuleKind, Rulebase};
-use hashbrown::HashMap;
+use crate::rules::{PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES};
+use hashbrown::{HashMap, HashTable};
 use std::fmt;
 
 /// Width of the frame (columns `anchor col − 4 ..= anchor col + 4`).
@@ -94,6 +117,9 @@ const KEY_VALUES_SHIFT: u32 = 82;
 
 /// Highest order the key has room for (4 bits per focus value above bit 82).
 pub const MAX_ORDER: usize = 11;
+
+/// End of an entry chain.
+const NO_ENTRY: u32 = u32::MAX;
 
 /// `(dr, dc)` of a slot.
 #[inline]
@@ -123,6 +149,14 @@ struct FocusInfo {
     unknown: u8,
 }
 
+impl FocusInfo {
+    /// This number's bit in the admissible sets (`value · 9 + unknown`).
+    #[inline]
+    fn admissible_bit(self) -> u128 {
+        1u128 << (self.value as u32 * 9 + self.unknown as u32)
+    }
+}
+
 const NOT_FOCUS: u8 = u8::MAX;
 const NO_FOCUS: FocusInfo = FocusInfo {
     spread: 0,
@@ -131,33 +165,44 @@ const NO_FOCUS: FocusInfo = FocusInfo {
     unknown: 0,
 };
 
-/// Reads cell `i` as a focus: 9 reads of the board.
+/// Reads cell `(r, c)` (inside the grid) as a focus: at most 9 reads of the
+/// board, 1 for a cell that is not revealed.
 #[inline]
-fn focus_info(cells: &[Cell], grid: Grid, i: u32) -> FocusInfo {
-    let Cell::Revealed(n) = cells[i as usize] else {
+fn focus_info(cells: &[Cell], grid: Grid, r: usize, c: usize) -> FocusInfo {
+    let i = r * grid.w + c;
+    let Cell::Revealed(n) = cells[i] else {
         return NO_FOCUS;
     };
-    let (r, c) = grid.rc(i);
     let mut mines = 0i32;
     let mut spread = 0u32;
-    let mut mask9 = 0u16;
-    for k in 0..3usize {
-        let rr = (r + k).wrapping_sub(1);
-        if rr >= grid.h {
-            continue;
-        }
-        for j in 0..3usize {
-            let cc = (c + j).wrapping_sub(1);
-            if cc >= grid.w || (k == 1 && j == 1) {
+    let mut look = |j: usize, bit: u32| match cells[j] {
+        Cell::Mine => mines += 1,
+        Cell::Unknown => spread |= 1 << bit,
+        _ => {}
+    };
+    if r >= 1 && c >= 1 && r + 1 < grid.h && c + 1 < grid.w {
+        // Away from the border all 8 neighbours exist.
+        let w = grid.w;
+        look(i - w - 1, 0);
+        look(i - w, 1);
+        look(i - w + 1, 2);
+        look(i - 1, FRAME_W as u32);
+        look(i + 1, FRAME_W as u32 + 2);
+        look(i + w - 1, 2 * FRAME_W as u32);
+        look(i + w, 2 * FRAME_W as u32 + 1);
+        look(i + w + 1, 2 * FRAME_W as u32 + 2);
+    } else {
+        for k in 0..3usize {
+            let rr = (r + k).wrapping_sub(1);
+            if rr >= grid.h {
                 continue;
             }
-            match cells[rr * grid.w + cc] {
-                Cell::Mine => mines += 1,
-                Cell::Unknown => {
-                    spread |= 1 << (k * FRAME_W + j);
-                    mask9 |= 1 << (k * 3 + j);
+            for j in 0..3usize {
+                let cc = (c + j).wrapping_sub(1);
+                if cc >= grid.w || (k == 1 && j == 1) {
+                    continue;
                 }
-                _ => {}
+                look(rr * grid.w + cc, (k * FRAME_W + j) as u32);
             }
         }
     }
@@ -165,20 +210,22 @@ fn focus_info(cells: &[Cell], grid: Grid, i: u32) -> FocusInfo {
     if !(0..=8).contains(&effective) {
         return NO_FOCUS;
     }
+    let mask9 = (spread & 7) | (spread >> FRAME_W & 7) << 3 | (spread >> (2 * FRAME_W) & 7) << 6;
     FocusInfo {
         spread,
-        mask9,
+        mask9: mask9 as u16,
         value: effective as u8,
-        unknown: mask9.count_ones() as u8,
+        unknown: spread.count_ones() as u8,
     }
 }
 
-/// Where [`FocusInfo`]s come from during one `find` call.
+/// Where [`FocusInfo`]s come from during one `find` call. `(r, c)` is
+/// always inside the grid.
 trait FocusSource {
-    fn get(&self, i: u32) -> FocusInfo;
+    fn get(&mut self, r: usize, c: usize) -> FocusInfo;
 }
 
-/// Computed on demand (short dirty lists on large boards).
+/// Computed on demand, every time ([`FociReading::Live`]).
 struct LiveFoci<'b> {
     cells: &'b [Cell],
     grid: Grid,
@@ -186,25 +233,101 @@ struct LiveFoci<'b> {
 
 impl FocusSource for LiveFoci<'_> {
     #[inline]
-    fn get(&self, i: u32) -> FocusInfo {
-        focus_info(self.cells, self.grid, i)
+    fn get(&mut self, r: usize, c: usize) -> FocusInfo {
+        focus_info(self.cells, self.grid, r, c)
     }
 }
 
 /// Computed once for every cell (full scans, long dirty lists).
-struct FociTable(Vec<FocusInfo>);
+struct FociTable {
+    foci: Vec<FocusInfo>,
+    w: usize,
+}
+
+impl FociTable {
+    fn new(cells: &[Cell], grid: Grid) -> FociTable {
+        let mut foci = Vec::with_capacity(grid.len());
+        for r in 0..grid.h {
+            for c in 0..grid.w {
+                foci.push(focus_info(cells, grid, r, c));
+            }
+        }
+        FociTable { foci, w: grid.w }
+    }
+}
 
 impl FocusSource for FociTable {
     #[inline]
-    fn get(&self, i: u32) -> FocusInfo {
-        self.0[i as usize]
+    fn get(&mut self, r: usize, c: usize) -> FocusInfo {
+        self.foci[r * self.w + c]
     }
+}
+
+/// Rows and columns of [`CachedFoci`]: powers of two at least 7 and 13, the
+/// extent of the cells any placement through one number reads (anchor up to
+/// 3 rows above it, foci up to 3 rows below the anchor; up to 3 + 3
+/// columns either side).
+const CACHE_ROWS: usize = 8;
+const CACHE_COLS: usize = 16;
+
+/// Computed on demand and kept in a direct-mapped cache indexed by
+/// `(r mod 8, c mod 16)`: the numbers around one dirty number never evict
+/// each other, and neighbouring dirty numbers share most of them. Lives on
+/// the stack: no allocation, no cost proportional to the board.
+struct CachedFoci<'b> {
+    cells: &'b [Cell],
+    grid: Grid,
+    /// Cell index held by each cache line (`u32::MAX`: none).
+    tags: [u32; CACHE_ROWS * CACHE_COLS],
+    foci: [FocusInfo; CACHE_ROWS * CACHE_COLS],
+}
+
+impl<'b> CachedFoci<'b> {
+    fn new(cells: &'b [Cell], grid: Grid) -> CachedFoci<'b> {
+        CachedFoci {
+            cells,
+            grid,
+            tags: [u32::MAX; CACHE_ROWS * CACHE_COLS],
+            foci: [NO_FOCUS; CACHE_ROWS * CACHE_COLS],
+        }
+    }
+}
+
+impl FocusSource for CachedFoci<'_> {
+    #[inline]
+    fn get(&mut self, r: usize, c: usize) -> FocusInfo {
+        let line = (r % CACHE_ROWS) * CACHE_COLS + c % CACHE_COLS;
+        let i = (r * self.grid.w + c) as u32;
+        if self.tags[line] == i {
+            return self.foci[line];
+        }
+        let f = focus_info(self.cells, self.grid, r, c);
+        self.tags[line] = i;
+        self.foci[line] = f;
+        f
+    }
+}
+
+/// The hash of a key of order ≥ 2, for both the table and the filter: a
+/// folded 128-bit multiply (every output bit depends on every key bit),
+/// twice.
+#[inline]
+fn key_hash(lo: u64, hi: u64) -> u64 {
+    #[inline]
+    fn fold(a: u64, b: u64) -> u64 {
+        let p = a as u128 * b as u128;
+        p as u64 ^ (p >> 64) as u64
+    }
+    fold(
+        fold(lo ^ 0x243F_6A88_85A3_08D3, hi ^ 0x1319_8A2E_0370_7344),
+        0x9E37_79B9_7F4A_7C15,
+    )
 }
 
 /// A blocked Bloom filter over the order ≥ 2 keys: two bits in one 64-bit
 /// word per key, 8 bits per key (about 5% false positives). Most placements
 /// match no rule; the filter (a few hundred KB, mostly cache-resident)
-/// answers "no" for most of them without touching the large hash map.
+/// answers "no" for most of them without touching the large hash table.
 #[derive(Clone, Debug)]
 struct KeyFilter {
     words: Vec<u64>,
@@ -221,37 +344,30 @@ impl KeyFilter {
     }
 
     #[inline]
-    fn hash(key: u128) -> u64 {
-        let lo = key as u64;
-        let hi = (key >> 64) as u64;
-        let h = (lo.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ hi).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        h ^ h >> 29
-    }
-
-    #[inline]
     fn bits(h: u64) -> u64 {
         1u64 << (h & 63) | 1u64 << (h >> 6 & 63)
     }
 
-    fn insert(&mut self, key: u128) {
-        let h = KeyFilter::hash(key);
-        self.words[(h >> 12 & self.mask) as usize] |= KeyFilter::bits(h);
+    fn insert(&mut self, hash: u64) {
+        self.words[(hash >> 12 & self.mask) as usize] |= KeyFilter::bits(hash);
     }
 
-    /// False only for keys never inserted.
+    /// False only for hashes never inserted.
     #[inline]
-    fn may_contain(&self, key: u128) -> bool {
-        let h = KeyFilter::hash(key);
-        let b = KeyFilter::bits(h);
-        self.words[(h >> 12 & self.mask) as usize] & b == b
+    fn may_contain(&self, hash: u64) -> bool {
+        let b = KeyFilter::bits(hash);
+        self.words[(hash >> 12 & self.mask) as usize] & b == b
     }
 }
 
-/// A map key of order ≥ 2 as two words (8-byte alignment keeps the map's
-/// buckets at 24 bytes rather than the 32 a `u128` would need).
-#[inline]
-fn split(key: u128) -> (u64, u64) {
-    (key as u64, (key >> 64) as u64)
+/// A key of order ≥ 2 as two words (8-byte alignment keeps the table's
+/// buckets at 24 bytes rather than the 32 a `u128` would need), with the
+/// head of its entry chain.
+#[derive(Clone, Copy, Debug)]
+struct MultiBucket {
+    lo: u64,
+    hi: u64,
+    head: u32,
 }
 
 /// A pattern cell outside the union of the foci's neighbourhoods that is
@@ -264,18 +380,20 @@ struct ExtraCell {
 }
 
 /// One image (or several identical images merged) under a key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
     /// Frame bits that must lie outside the field (`Wall` cells of `U`).
     walls: u64,
-    /// Range in [`RuleIndex::extras`].
-    extras_start: u32,
-    extras_len: u32,
-    order: u8,
-    forbidden: bool,
     /// Conclusion, frame bits (0 for forbidden entries).
     safe: u64,
     mine: u64,
+    /// Range in [`RuleIndex::extras`].
+    extras_start: u32,
+    extras_len: u32,
+    /// The next entry under the same key, or [`NO_ENTRY`].
+    next: u32,
+    order: u8,
+    forbidden: bool,
 }
 
 /// A rule [`RuleIndex::new`] could not index, and why (the rule breaks the
@@ -297,13 +415,17 @@ impl fmt::Display for RejectedRule {
 /// placements it examines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum FociReading {
-    /// A table for full scans and long dirty lists, on the fly otherwise.
+    /// A table for full scans and long dirty lists, a small cache otherwise.
     #[default]
     Auto,
     /// Read every cell once into a table first (cost ∝ board size).
     Table,
-    /// Read each number when a placement needs it (cost ∝ dirty numbers).
+    /// Read each number every time a placement needs it (cost ∝ dirty
+    /// numbers, without reuse).
     Live,
+    /// Read each number when a placement first needs it and keep it in a
+    /// small cache on the stack (cost ∝ dirty numbers).
+    Cached,
 }
 
 /// Sizes of an index, for reports and benches.
@@ -317,7 +439,7 @@ pub struct IndexStats {
     pub entries: usize,
     /// Entries that are forbidden combinations.
     pub forbidden_entries: usize,
-    /// Distinct keys of order ≥ 2 (hash map size).
+    /// Distinct keys of order ≥ 2 (hash table size).
     pub multi_keys: usize,
     /// Non-empty cells of the order-1 table.
     pub order1_keys: usize,
@@ -335,10 +457,10 @@ pub struct IndexStats {
 pub struct RuleIndex {
     entries: Vec<Entry>,
     extras: Vec<ExtraCell>,
-    /// Order 1: `value · 512 + mask9` → entry range `(start, len)`.
-    order1: Vec<(u32, u32)>,
-    /// Orders ≥ 2: key → entry range.
-    multi: HashMap<(u64, u64), (u32, u32)>,
+    /// Order 1: `value · 512 + mask9` → chain head.
+    order1: Vec<u32>,
+    /// Orders ≥ 2: key → chain head, hashed with [`key_hash`].
+    multi: HashTable<MultiBucket>,
     /// Bloom filter over the keys of `multi`.
     filter: KeyFilter,
     /// Per order: slot-set prefix (bit set of slots) → slots that may come
@@ -350,11 +472,14 @@ pub struct RuleIndex {
     next_long: Vec<HashMap<u32, u32>>,
     /// Per order: every slot used by a rule of that order.
     slots_by_order: Vec<u32>,
-    /// Every slot used by any rule of order ≥ 2.
-    all_slots: u32,
+    /// Every slot used by any rule of order ≥ 3.
+    slots_above_2: u32,
     /// Per order: bit `value · 9 + unknown` set when some focus of a rule of
     /// that order has that effective value and that many closed neighbours.
     admissible: Vec<u128>,
+    /// The union of `admissible` over all orders, and over orders ≥ 3.
+    admissible_any: u128,
+    admissible_above_2: u128,
     /// Highest order indexed (0 when empty).
     max_order: usize,
     rules_by_order: Vec<usize>,
@@ -362,22 +487,281 @@ pub struct RuleIndex {
     rejected: Vec<RejectedRule>,
 }
 
-/// Where an image goes in the index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Slot {
-    Order1(usize),
-    Multi(u128),
+/// Flags of a constrained non-focus cell of a rule ([`CheckedRule`]).
+const CELL_CLOSED: u8 = 1;
+const CELL_WALL: u8 = 2;
+const CELL_SAFE: u8 = 4;
+const CELL_MINE: u8 = 8;
+
+/// A rule checked once in its own orientation, reduced to what its images
+/// need: its foci and the few non-focus cells that set a bit (`Closed` or
+/// `Wall` cells of `U`, conclusions), plus the non-`Any` cells outside `U`.
+/// `Open` cells of `U` set no bit and are not listed.
+#[derive(Default)]
+struct CheckedRule {
+    h: usize,
+    w: usize,
+    forbidden: bool,
+    /// `(r, c, value)`, row-major.
+    foci: Vec<(u8, u8, u8)>,
+    /// `(r, c, flags)`: `CELL_*` bits.
+    marked: Vec<(u8, u8, u8)>,
+    /// `(r, c, cell)`: non-`Any` cells outside `U`.
+    outside: Vec<(u8, u8, PatternCell)>,
+    /// `(value, closed neighbours)` of every focus.
+    focus_kinds: Vec<(u8, u8)>,
 }
 
-/// An image ready to be stored.
-struct Prepared {
-    slot: Slot,
-    entry: Entry,
-    extras: Vec<ExtraCell>,
+impl CheckedRule {
+    /// Checks `rule` and fills `self` with it (the buffers are reused from
+    /// rule to rule). The checks and their messages follow the rule's own
+    /// orientation; none of them depends on the orientation except the
+    /// distance of the foci from the anchor, checked per image.
+    fn check(&mut self, rule: &Rule) -> Result<(), String> {
+        let p = &rule.pattern;
+        let (h, w) = (p.h as usize, p.w as usize);
+        self.h = h;
+        self.w = w;
+        self.foci.clear();
+        self.marked.clear();
+        self.outside.clear();
+        self.focus_kinds.clear();
+        let order = p
+            .cells
+            .iter()
+            .filter(|c| matches!(c, PatternCell::Number(_)))
+            .count();
+        if order == 0 {
+            return Err("no focus number".into());
+        }
+        if order > MAX_ORDER {
+            return Err(format!("order {order} above the supported {MAX_ORDER}"));
+        }
+        if p.cells.len() > 64 {
+            return Err(format!("pattern {}×{} has more than 64 cells", p.h, p.w));
+        }
+        if p.cells.len() != h * w {
+            return Err(format!(
+                "pattern {}×{} has {} cells",
+                p.h,
+                p.w,
+                p.cells.len()
+            ));
+        }
+        // Conclusion bits beyond the pattern name no cell.
+        let inside = if h * w == 64 {
+            u64::MAX
+        } else {
+            (1u64 << (h * w)) - 1
+        };
+        let (safe, mine) = (rule.safe & inside, rule.mine & inside);
+        self.forbidden = rule.kind == RuleKind::Forbidden;
+        if !self.forbidden && (safe | mine) == 0 {
+            return Err("forced rule with an empty conclusion".into());
+        }
+        if safe & mine != 0 {
+            return Err("a cell concluded both safe and mine".into());
+        }
+        let (hi, wi) = (h as isize, w as isize);
+        let at = |r: isize, c: isize| -> Option<PatternCell> {
+            (r >= 0 && c >= 0 && r < hi && c < wi).then(|| p.cells[(r * wi + c) as usize])
+        };
+        for (i, &cell) in p.cells.iter().enumerate() {
+            if let PatternCell::Number(v) = cell {
+                let (r, c) = (i / w, i % w);
+                if v > 8 {
+                    return Err(format!("focus at ({r},{c}) has value {v} above 8"));
+                }
+                self.foci.push((r as u8, c as u8, v));
+            }
+        }
+        let (ar, ac) = (self.foci[0].0 as isize, self.foci[0].1 as isize);
+        let mut union = 0u64;
+        for &(r, c, v) in &self.foci {
+            let (r, c) = (r as isize, c as isize);
+            // The focus itself is in `U` too.
+            union |= 1 << (r * wi + c);
+            let mut closed = 0u8;
+            for dr in -1..=1 {
+                for dc in -1..=1 {
+                    if dr == 0 && dc == 0 {
+                        continue;
+                    }
+                    match at(r + dr, c + dc) {
+                        None | Some(PatternCell::Any) => return Err(format!(
+                            "neighbour ({},{}) of focus ({r},{c}) is not in the pattern or is Any",
+                            r + dr,
+                            c + dc
+                        )),
+                        Some(PatternCell::Closed) => closed += 1,
+                        Some(_) => {}
+                    }
+                    union |= 1 << ((r + dr) * wi + c + dc);
+                }
+            }
+            self.focus_kinds.push((v, closed));
+            if (r - ar) > 3 || (c - ac).abs() > 3 {
+                return Err(far_focus((r, c), (ar, ac)));
+            }
+        }
+        for (i, &cell) in p.cells.iter().enumerate() {
+            let (r, c) = (i / w, i % w);
+            let bit = 1u64 << i;
+            let concluded = (safe | mine) & bit != 0;
+            if concluded && cell != PatternCell::Closed {
+                return Err(format!("conclusion on ({r},{c}), which is not Closed"));
+            }
+            if union & bit != 0 {
+                let mut flags = match cell {
+                    PatternCell::Closed => CELL_CLOSED,
+                    PatternCell::Wall => CELL_WALL,
+                    _ => 0,
+                };
+                if safe & bit != 0 {
+                    flags |= CELL_SAFE;
+                }
+                if mine & bit != 0 {
+                    flags |= CELL_MINE;
+                }
+                if flags != 0 {
+                    self.marked.push((r as u8, c as u8, flags));
+                }
+            } else {
+                if concluded {
+                    return Err(format!("conclusion on ({r},{c}), next to no focus"));
+                }
+                if cell != PatternCell::Any {
+                    self.outside.push((r as u8, c as u8, cell));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The image under symmetry `sym`, its extra cells appended to
+    /// `extras` (sorted row-major, as they are compared when merging).
+    fn image(&self, sym: usize, extras: &mut Vec<ExtraCell>) -> Result<Image, String> {
+        let (transpose, flip_rows, flip_cols) = SYMMETRIES[sym];
+        let (h2, w2) = if transpose {
+            (self.w, self.h)
+        } else {
+            (self.h, self.w)
+        };
+        // Where cell (r, c) of the rule lands in the image.
+        let map = |r: u8, c: u8| -> (isize, isize) {
+            let (mut r2, mut c2) = if transpose {
+                (c as isize, r as isize)
+            } else {
+                (r as isize, c as isize)
+            };
+            if flip_rows {
+                r2 = h2 as isize - 1 - r2;
+            }
+            if flip_cols {
+                c2 = w2 as isize - 1 - c2;
+            }
+            (r2, c2)
+        };
+        // Foci in the image's row-major order: the anchor first.
+        let mut foci = [(0isize, 0isize, 0u8); MAX_ORDER];
+        let order = self.foci.len();
+        for (k, &(r, c, v)) in self.foci.iter().enumerate() {
+            let (r2, c2) = map(r, c);
+            let mut j = k;
+            while j > 0 && (foci[j - 1].0, foci[j - 1].1) > (r2, c2) {
+                foci[j] = foci[j - 1];
+                j -= 1;
+            }
+            foci[j] = (r2, c2, v);
+        }
+        let (ar, ac, av) = foci[0];
+        let mut slot_set = 0u32;
+        let mut values = (av as u128) << KEY_VALUES_SHIFT;
+        for (k, &(r, c, v)) in foci[..order].iter().enumerate().skip(1) {
+            let (dr, dc) = (r - ar, c - ac);
+            if dr > 3 || dc.abs() > 3 {
+                return Err(far_focus((r, c), (ar, ac)));
+            }
+            let slot = (dr * SLOT_COLS + dc + 3) as u32;
+            debug_assert!((FIRST_SLOT..SLOTS).contains(&slot));
+            slot_set |= 1 << slot;
+            values |= (v as u128) << (KEY_VALUES_SHIFT + 4 * k as u32);
+        }
+        let frame_bit = |r2: isize, c2: isize| -> u64 {
+            1u64 << ((r2 - ar + ANCHOR_FRAME_ROW) * FRAME_W as isize + c2 - ac + ANCHOR_FRAME_COL)
+        };
+        let (mut closed, mut walls, mut safe, mut mine) = (0u64, 0u64, 0u64, 0u64);
+        for &(r, c, flags) in &self.marked {
+            let (r2, c2) = map(r, c);
+            let bit = frame_bit(r2, c2);
+            if flags & CELL_CLOSED != 0 {
+                closed |= bit;
+            }
+            if flags & CELL_WALL != 0 {
+                walls |= bit;
+            }
+            if flags & CELL_SAFE != 0 {
+                safe |= bit;
+            }
+            if flags & CELL_MINE != 0 {
+                mine |= bit;
+            }
+        }
+        let extras_start = extras.len();
+        for &(r, c, cell) in &self.outside {
+            let (r2, c2) = map(r, c);
+            extras.push(ExtraCell {
+                dr: (r2 - ar) as i16,
+                dc: (c2 - ac) as i16,
+                cell,
+            });
+        }
+        extras[extras_start..].sort_unstable();
+        let key = if order == 1 {
+            // The anchor's 3×3 sits at frame rows 0..3, columns 3..6.
+            let mut mask9 = 0u128;
+            for k in 0..3 {
+                mask9 |= ((closed >> (k * FRAME_W + 3) & 7) as u128) << (3 * k);
+            }
+            av as u128 * 512 + mask9
+        } else {
+            closed as u128 | (slot_set as u128) << KEY_SLOTS_SHIFT | values
+        };
+        Ok(Image {
+            key,
+            walls,
+            safe,
+            mine,
+            slot_set,
+            shape: [h2 as u8, w2 as u8, ar as u8, ac as u8],
+            extras: (extras_start as u32, (extras.len() - extras_start) as u32),
+        })
+    }
+}
+
+fn far_focus((r, c): (isize, isize), (ar, ac): (isize, isize)) -> String {
+    format!("focus ({r},{c}) is more than 3 rows or columns from focus ({ar},{ac})")
+}
+
+/// One orientation of a rule, ready to be stored.
+#[derive(Clone, Copy, Debug)]
+struct Image {
+    /// Order 1: `value · 512 + mask9`; orders ≥ 2: the `u128` key.
+    key: u128,
+    walls: u64,
+    /// The conclusion as given (also for a forbidden rule, so that two
+    /// images compare as the rules do).
+    safe: u64,
+    mine: u64,
     /// The slot set of the non-anchor foci.
     slot_set: u32,
-    /// `(value, closed neighbours)` of every focus.
-    foci: Vec<(u8, u8)>,
+    /// `(h, w)` of the transformed pattern and the anchor's place in it:
+    /// with the key, walls, conclusion and extra cells they determine the
+    /// transformed rule, so two images of one rule are equal exactly when
+    /// the transformed rules are.
+    shape: [u8; 4],
+    /// Range of its extra cells in the build's buffer.
+    extras: (u32, u32),
 }
 
 impl RuleIndex {
@@ -393,37 +777,85 @@ impl RuleIndex {
     /// left out and listed by [`RuleIndex::rejected`]; they are never
     /// matched approximately.
     pub fn from_rules(rules: &[Rule]) -> RuleIndex {
-        let mut prepared: Vec<Prepared> = Vec::new();
+        // Each rule has at most 8 images; most rules of order ≥ 2 have 8.
+        let images_bound: usize = rules
+            .iter()
+            .filter(|r| {
+                r.pattern
+                    .cells
+                    .iter()
+                    .filter(|c| matches!(c, PatternCell::Number(_)))
+                    .nth(1)
+                    .is_some()
+            })
+            .count()
+            * 8;
+        let mut builder = Builder {
+            entries: Vec::with_capacity(images_bound + rules.len()),
+            extras: Vec::new(),
+            order1: vec![NO_ENTRY; 9 * 512],
+            multi: HashTable::with_capacity(images_bound),
+            filter: KeyFilter::new(images_bound),
+        };
         let mut rejected = Vec::new();
         let mut rules_by_order = vec![0usize; MAX_ORDER + 1];
         let mut images_by_order = vec![0usize; MAX_ORDER + 1];
+        let mut admissible = vec![0u128; MAX_ORDER + 1];
+        let mut slots_by_order = vec![0u32; MAX_ORDER + 1];
+        let mut next_short = vec![[0u32; SLOTS as usize + 1]; MAX_ORDER + 1];
+        let mut next_long: Vec<HashMap<u32, u32>> = vec![HashMap::new(); MAX_ORDER + 1];
+
+        let mut checked = CheckedRule::default();
+        let mut image_extras: Vec<ExtraCell> = Vec::new();
         for (ri, rule) in rules.iter().enumerate() {
-            let mut images: Vec<Rule> = Vec::with_capacity(8);
-            for sym in 0..8 {
-                let image = rule.transform(sym);
-                if !images.contains(&image) {
-                    images.push(image);
-                }
-            }
-            let mut mine = Vec::with_capacity(images.len());
-            let mut failure = None;
-            for image in &images {
-                match prepare(image) {
-                    Ok(p) => mine.push(p),
-                    Err(reason) => {
-                        failure = Some(reason);
-                        break;
+            image_extras.clear();
+            let mut images = [None::<Image>; 8];
+            let mut count = 0;
+            let result = checked.check(rule).and_then(|()| {
+                for sym in 0..8 {
+                    let image = checked.image(sym, &mut image_extras)?;
+                    let extras_of =
+                        |im: &Image| &image_extras[im.extras.0 as usize..][..im.extras.1 as usize];
+                    let seen = images[..count].iter().flatten().any(|old| {
+                        (old.key, old.walls, old.safe, old.mine, old.shape)
+                            == (image.key, image.walls, image.safe, image.mine, image.shape)
+                            && extras_of(old) == extras_of(&image)
+                    });
+                    if !seen {
+                        images[count] = Some(image);
+                        count += 1;
                     }
                 }
+                Ok(())
+            });
+            if let Err(reason) = result {
+                rejected.push(RejectedRule { rule: ri, reason });
+                continue;
             }
-            match failure {
-                Some(reason) => rejected.push(RejectedRule { rule: ri, reason }),
-                None => {
-                    let order = rule.order() as usize;
-                    rules_by_order[order] += 1;
-                    images_by_order[order] += mine.len();
-                    prepared.extend(mine);
+            let order = checked.foci.len();
+            rules_by_order[order] += 1;
+            images_by_order[order] += count;
+            for &(v, u) in &checked.focus_kinds {
+                admissible[order] |= 1u128 << (v as u32 * 9 + u as u32);
+            }
+            for image in images[..count].iter().flatten() {
+                slots_by_order[order] |= image.slot_set;
+                // Walk the slot set in increasing slot order, recording at
+                // each prefix which slot comes next.
+                let mut prefix = 0u32;
+                let mut rest = image.slot_set;
+                while rest != 0 {
+                    let s = rest & rest.wrapping_neg();
+                    match prefix.count_ones() {
+                        0 => next_short[order][0] |= s,
+                        1 => next_short[order][1 + prefix.trailing_zeros() as usize] |= s,
+                        _ => *next_long[order].entry(prefix).or_insert(0) |= s,
+                    }
+                    prefix |= s;
+                    rest &= rest - 1;
                 }
+                let extras = &image_extras[image.extras.0 as usize..][..image.extras.1 as usize];
+                builder.add(order, checked.forbidden, image, extras);
             }
         }
 
@@ -431,113 +863,22 @@ impl RuleIndex {
             .rev()
             .find(|&k| rules_by_order[k] > 0)
             .unwrap_or(0);
-        let mut admissible = vec![0u128; MAX_ORDER + 1];
-        let mut slots_by_order = vec![0u32; MAX_ORDER + 1];
-        let mut next_short = vec![[0u32; SLOTS as usize + 1]; MAX_ORDER + 1];
-        let mut next_long: Vec<HashMap<u32, u32>> = vec![HashMap::new(); MAX_ORDER + 1];
-        for p in &prepared {
-            let order = p.entry.order as usize;
-            for &(v, u) in &p.foci {
-                admissible[order] |= 1u128 << (v as u32 * 9 + u as u32);
-            }
-            slots_by_order[order] |= p.slot_set;
-            // Walk the slot set in increasing slot order, recording at each
-            // prefix which slot comes next.
-            let mut prefix = 0u32;
-            let mut rest = p.slot_set;
-            while rest != 0 {
-                let s = rest & rest.wrapping_neg();
-                match prefix.count_ones() {
-                    0 => next_short[order][0] |= s,
-                    1 => next_short[order][1 + prefix.trailing_zeros() as usize] |= s,
-                    _ => *next_long[order].entry(prefix).or_insert(0) |= s,
-                }
-                prefix |= s;
-                rest &= rest - 1;
-            }
-        }
-        let all_slots = slots_by_order.iter().skip(2).fold(0, |a, &b| a | b);
-
-        // Deterministic storage: sort by key, then merge images that are the
-        // same pattern (same key, walls, extra cells, order) — their
-        // conclusions are all sound, so their union is; a forbidden one
-        // makes the merged entry forbidden (no layout at all).
-        prepared.sort_by(|a, b| {
-            (
-                a.slot,
-                &a.extras,
-                a.entry.walls,
-                a.entry.order,
-                a.entry.forbidden,
-            )
-                .cmp(&(
-                    b.slot,
-                    &b.extras,
-                    b.entry.walls,
-                    b.entry.order,
-                    b.entry.forbidden,
-                ))
-        });
-        let mut entries: Vec<Entry> = Vec::new();
-        let mut extras: Vec<ExtraCell> = Vec::new();
-        let mut order1 = vec![(0u32, 0u32); 9 * 512];
-        let mut multi: HashMap<(u64, u64), (u32, u32)> = HashMap::new();
-        let mut i = 0;
-        while i < prepared.len() {
-            let slot = prepared[i].slot;
-            let start = entries.len() as u32;
-            while i < prepared.len() && prepared[i].slot == slot {
-                let p = &prepared[i];
-                let same_as_last = entries.len() as u32 > start && {
-                    let last = entries.last().expect("non-empty");
-                    last.walls == p.entry.walls
-                        && last.order == p.entry.order
-                        && extras[last.extras_start as usize..][..last.extras_len as usize]
-                            == p.extras[..]
-                };
-                if same_as_last {
-                    let last = entries.last_mut().expect("non-empty");
-                    last.forbidden |= p.entry.forbidden;
-                    if last.forbidden {
-                        last.safe = 0;
-                        last.mine = 0;
-                    } else {
-                        last.safe |= p.entry.safe;
-                        last.mine |= p.entry.mine;
-                    }
-                } else {
-                    let mut e = p.entry;
-                    e.extras_start = extras.len() as u32;
-                    e.extras_len = p.extras.len() as u32;
-                    extras.extend_from_slice(&p.extras);
-                    entries.push(e);
-                }
-                i += 1;
-            }
-            let range = (start, entries.len() as u32 - start);
-            match slot {
-                Slot::Order1(idx) => order1[idx] = range,
-                Slot::Multi(key) => {
-                    multi.insert(split(key), range);
-                }
-            }
-        }
-
-        let mut filter = KeyFilter::new(multi.len());
-        for &(lo, hi) in multi.keys() {
-            filter.insert(lo as u128 | (hi as u128) << 64);
-        }
+        let slots_above_2 = slots_by_order.iter().skip(3).fold(0, |a, &b| a | b);
+        let admissible_any = admissible.iter().fold(0, |a, &b| a | b);
+        let admissible_above_2 = admissible.iter().skip(3).fold(0, |a, &b| a | b);
         RuleIndex {
-            entries,
-            extras,
-            order1,
-            multi,
-            filter,
+            entries: builder.entries,
+            extras: builder.extras,
+            order1: builder.order1,
+            multi: builder.multi,
+            filter: builder.filter,
             next_short,
             next_long,
             slots_by_order,
-            all_slots,
+            slots_above_2,
             admissible,
+            admissible_any,
+            admissible_above_2,
             max_order,
             rules_by_order,
             images_by_order,
@@ -573,8 +914,8 @@ impl RuleIndex {
     pub fn stats(&self) -> IndexStats {
         let heap_bytes = self.entries.capacity() * std::mem::size_of::<Entry>()
             + self.extras.capacity() * std::mem::size_of::<ExtraCell>()
-            + self.order1.capacity() * std::mem::size_of::<(u32, u32)>()
-            + self.multi.capacity() * (std::mem::size_of::<((u64, u64), (u32, u32))>() + 1)
+            + self.order1.capacity() * std::mem::size_of::<u32>()
+            + self.multi.capacity() * (std::mem::size_of::<MultiBucket>() + 1)
             + self.filter.words.len() * 8
             + self
                 .next_long
@@ -587,7 +928,7 @@ impl RuleIndex {
             entries: self.entries.len(),
             forbidden_entries: self.entries.iter().filter(|e| e.forbidden).count(),
             multi_keys: self.multi.len(),
-            order1_keys: self.order1.iter().filter(|r| r.1 > 0).count(),
+            order1_keys: self.order1.iter().filter(|&&h| h != NO_ENTRY).count(),
             checked_entries: self
                 .entries
                 .iter()
@@ -652,27 +993,31 @@ impl RuleIndex {
         }
         let grid = board.grid();
         let cells = board.cells();
-        let n = grid.len();
-        let use_table = match (reading, dirty) {
-            (FociReading::Table, _) => true,
-            (FociReading::Live, _) => false,
-            (FociReading::Auto, None) => true,
-            // A dirty number costs up to 1 + 24 anchors of up to 24 slots
-            // each read on the fly; past about n / 512 dirty numbers reading
-            // every cell once is cheaper.
-            (FociReading::Auto, Some(d)) => d.len() * 512 >= n,
+        let reading = match (reading, dirty) {
+            (FociReading::Auto, None) => FociReading::Table,
+            // A dirty number needs at most the 7 × 13 numbers around it,
+            // fewer when it shares them with other dirty numbers; past
+            // about n / 32 dirty numbers reading every cell once is cheaper.
+            (FociReading::Auto, Some(d)) if d.len() * 32 >= grid.len() => FociReading::Table,
+            (FociReading::Auto, Some(_)) => FociReading::Cached,
+            (r, _) => r,
         };
-        if use_table {
-            let table = FociTable((0..n as u32).map(|i| focus_info(cells, grid, i)).collect());
-            self.scan_with(&table, cells, grid, dirty, out)
-        } else {
-            self.scan_with(&LiveFoci { cells, grid }, cells, grid, dirty, out)
+        match reading {
+            FociReading::Table => {
+                self.scan_with(&mut FociTable::new(cells, grid), cells, grid, dirty, out)
+            }
+            FociReading::Live => {
+                self.scan_with(&mut LiveFoci { cells, grid }, cells, grid, dirty, out)
+            }
+            FociReading::Cached | FociReading::Auto => {
+                self.scan_with(&mut CachedFoci::new(cells, grid), cells, grid, dirty, out)
+            }
         }
     }
 
     fn scan_with<S: FocusSource>(
         &self,
-        src: &S,
+        src: &mut S,
         cells: &[Cell],
         grid: Grid,
         dirty: Option<&[u32]>,
@@ -687,37 +1032,99 @@ impl RuleIndex {
         };
         match dirty {
             None => {
-                for a in 0..grid.len() as u32 {
-                    scan.anchor(a, None)?;
+                for r in 0..grid.h {
+                    for c in 0..grid.w {
+                        scan.number(r, c, false)?;
+                    }
                 }
             }
             Some(list) => {
                 for &d in list {
-                    if d as usize >= grid.len() || src.get(d).value == NOT_FOCUS {
-                        continue;
-                    }
-                    // Placements where the dirty number is the anchor…
-                    scan.anchor(d, None)?;
-                    // …and where it is a later focus: the anchor sits one
-                    // slot offset back.
-                    if self.max_order >= 2 {
+                    if (d as usize) < grid.len() {
                         let (r, c) = grid.rc(d);
-                        let mut slots = self.all_slots;
-                        while slots != 0 {
-                            let s = slots.trailing_zeros();
-                            slots &= slots - 1;
-                            let (dr, dc) = slot_offset(s);
-                            let ar = r.wrapping_sub(dr as usize);
-                            let ac = c.wrapping_sub(dc as usize);
-                            if ar < grid.h && ac < grid.w {
-                                scan.anchor((ar * grid.w + ac) as u32, Some(s))?;
-                            }
-                        }
+                        scan.number(r, c, true)?;
                     }
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// Stores images as entries: one chain per key, identical images merged.
+struct Builder {
+    entries: Vec<Entry>,
+    extras: Vec<ExtraCell>,
+    order1: Vec<u32>,
+    multi: HashTable<MultiBucket>,
+    filter: KeyFilter,
+}
+
+impl Builder {
+    fn add(&mut self, order: usize, forbidden: bool, image: &Image, extras: &[ExtraCell]) {
+        let new = self.entries.len() as u32;
+        let head = if order == 1 {
+            let slot = &mut self.order1[image.key as usize];
+            std::mem::replace(slot, if *slot == NO_ENTRY { new } else { *slot })
+        } else {
+            let (lo, hi) = (image.key as u64, (image.key >> 64) as u64);
+            let hash = key_hash(lo, hi);
+            match self
+                .multi
+                .entry(hash, |b| b.lo == lo && b.hi == hi, |b| key_hash(b.lo, b.hi))
+            {
+                hashbrown::hash_table::Entry::Occupied(o) => o.get().head,
+                hashbrown::hash_table::Entry::Vacant(v) => {
+                    v.insert(MultiBucket { lo, hi, head: new });
+                    self.filter.insert(hash);
+                    NO_ENTRY
+                }
+            }
+        };
+        // Same key: look for an entry with the same walls and extra cells
+        // (the order follows from the key) to merge with; otherwise append
+        // to the chain.
+        let mut at = head;
+        let mut last = NO_ENTRY;
+        while at != NO_ENTRY {
+            let e = &mut self.entries[at as usize];
+            if e.walls == image.walls
+                && self.extras[e.extras_start as usize..][..e.extras_len as usize] == *extras
+            {
+                // Each merged conclusion is sound, so is their union; a
+                // forbidden image means no layout shows this pattern.
+                e.forbidden |= forbidden;
+                if e.forbidden {
+                    e.safe = 0;
+                    e.mine = 0;
+                } else {
+                    e.safe |= image.safe;
+                    e.mine |= image.mine;
+                }
+                return;
+            }
+            last = at;
+            at = e.next;
+        }
+        if last != NO_ENTRY {
+            self.entries[last as usize].next = new;
+        }
+        let (safe, mine) = if forbidden {
+            (0, 0)
+        } else {
+            (image.safe, image.mine)
+        };
+        self.entries.push(Entry {
+            walls: image.walls,
+            safe,
+            mine,
+            extras_start: self.extras.len() as u32,
+            extras_len: extras.len() as u32,
+            next: NO_ENTRY,
+            order: order as u8,
+            forbidden,
+        });
+        self.extras.extend_from_slice(extras);
     }
 }
 
@@ -752,162 +1159,6 @@ fn finish(out: &mut Vec<(Forced, u8)>, start: usize) -> Result<(), Contradiction
     Ok(())
 }
 
-/// Prepares one image: anchor, slots, key, frame masks, extra cells.
-fn prepare(image: &Rule) -> Result<Prepared, String> {
-    let p = &image.pattern;
-    let (h, w) = (p.h as isize, p.w as isize);
-    let order = image.order() as usize;
-    if order == 0 {
-        return Err("no focus number".into());
-    }
-    if order > MAX_ORDER {
-        return Err(format!("order {order} above the supported {MAX_ORDER}"));
-    }
-    if p.cells.len() > 64 {
-        return Err(format!("pattern {}×{} has more than 64 cells", p.h, p.w));
-    }
-    let forbidden = image.kind == RuleKind::Forbidden;
-    if !forbidden && (image.safe | image.mine) == 0 {
-        return Err("forced rule with an empty conclusion".into());
-    }
-    if image.safe & image.mine != 0 {
-        return Err("a cell concluded both safe and mine".into());
-    }
-    let at = |r: isize, c: isize| -> Option<PatternCell> {
-        (r >= 0 && c >= 0 && r < h && c < w).then(|| p.cells[(r * w + c) as usize])
-    };
-    let mut foci: Vec<(isize, isize, u8)> = Vec::with_capacity(order);
-    for r in 0..h {
-        for c in 0..w {
-            if let Some(PatternCell::Number(v)) = at(r, c) {
-                if v > 8 {
-                    return Err(format!("focus at ({r},{c}) has value {v} above 8"));
-                }
-                foci.push((r, c, v));
-            }
-        }
-    }
-    let (ar, ac, _) = foci[0];
-    let mut slot_set = 0u32;
-    let mut slot_of = Vec::with_capacity(order);
-    let mut focus_list = Vec::with_capacity(order);
-    for &(r, c, v) in &foci {
-        let mut closed = 0u8;
-        for dr in -1..=1 {
-            for dc in -1..=1 {
-                if dr == 0 && dc == 0 {
-                    continue;
-                }
-                match at(r + dr, c + dc) {
-                    None | Some(PatternCell::Any) => {
-                        return Err(format!(
-                            "neighbour ({},{}) of focus ({r},{c}) is not in the pattern or is Any",
-                            r + dr,
-                            c + dc
-                        ))
-                    }
-                    Some(PatternCell::Closed) => closed += 1,
-                    Some(_) => {}
-                }
-            }
-        }
-        focus_list.push((v, closed));
-        let (dr, dc) = (r - ar, c - ac);
-        if (r, c) != (ar, ac) {
-            if dr > 3 || dc.abs() > 3 {
-                return Err(format!(
-                    "focus ({r},{c}) is more than 3 rows or columns from focus ({ar},{ac})"
-                ));
-            }
-            let slot = (dr * SLOT_COLS + dc + 3) as u32;
-            debug_assert!((FIRST_SLOT..SLOTS).contains(&slot));
-            slot_set |= 1 << slot;
-            slot_of.push(slot);
-        }
-    }
-    let in_union = |r: isize, c: isize| {
-        foci.iter()
-            .any(|&(fr, fc, _)| (fr - r).abs() <= 1 && (fc - c).abs() <= 1)
-    };
-    let frame_bit = |r: isize, c: isize| -> u64 {
-        let fr = r - ar + ANCHOR_FRAME_ROW;
-        let fc = c - ac + ANCHOR_FRAME_COL;
-        debug_assert!((0..FRAME_H as isize).contains(&fr) && (0..FRAME_W as isize).contains(&fc));
-        1u64 << (fr * FRAME_W as isize + fc)
-    };
-    let mut closed = 0u64;
-    let mut walls = 0u64;
-    let mut extras = Vec::new();
-    let mut safe = 0u64;
-    let mut mine = 0u64;
-    for r in 0..h {
-        for c in 0..w {
-            let bit = (r * w + c) as u32;
-            let cell = p.cells[bit as usize];
-            let concluded = (image.safe | image.mine) >> bit & 1 == 1;
-            if concluded && cell != PatternCell::Closed {
-                return Err(format!("conclusion on ({r},{c}), which is not Closed"));
-            }
-            if in_union(r, c) {
-                match cell {
-                    PatternCell::Closed => closed |= frame_bit(r, c),
-                    PatternCell::Wall => walls |= frame_bit(r, c),
-                    _ => {}
-                }
-                if concluded && !forbidden {
-                    if image.safe >> bit & 1 == 1 {
-                        safe |= frame_bit(r, c);
-                    } else {
-                        mine |= frame_bit(r, c);
-                    }
-                }
-            } else {
-                if concluded {
-                    return Err(format!("conclusion on ({r},{c}), next to no focus"));
-                }
-                if cell != PatternCell::Any {
-                    extras.push(ExtraCell {
-                        dr: (r - ar) as i16,
-                        dc: (c - ac) as i16,
-                        cell,
-                    });
-                }
-            }
-        }
-    }
-    let slot = if order == 1 {
-        // The anchor's 3×3 sits at frame rows 0..3, columns 3..6.
-        let mut mask9 = 0usize;
-        for k in 0..3 {
-            mask9 |= ((closed >> (k * FRAME_W + 3) & 7) as usize) << (3 * k);
-        }
-        Slot::Order1(foci[0].2 as usize * 512 + mask9)
-    } else {
-        let mut key = closed as u128 | (slot_set as u128) << KEY_SLOTS_SHIFT;
-        // Values: anchor first, then by slot (= row-major order).
-        key |= (foci[0].2 as u128) << KEY_VALUES_SHIFT;
-        for (i, &(_, _, v)) in foci.iter().enumerate().skip(1) {
-            key |= (v as u128) << (KEY_VALUES_SHIFT + 4 * i as u32);
-        }
-        Slot::Multi(key)
-    };
-    Ok(Prepared {
-        slot,
-        entry: Entry {
-            walls,
-            extras_start: 0,
-            extras_len: 0,
-            order: order as u8,
-            forbidden,
-            safe,
-            mine,
-        },
-        extras,
-        slot_set,
-        foci: focus_list,
-    })
-}
-
 /// Frame bits of the anchor at `(r, c)` that fall outside the field.
 #[inline]
 fn outside_mask(grid: Grid, r: usize, c: usize) -> u64 {
@@ -928,106 +1179,207 @@ fn outside_mask(grid: Grid, r: usize, c: usize) -> u64 {
 /// One `find` call's scanning state.
 struct Scan<'a, S> {
     index: &'a RuleIndex,
-    src: &'a S,
+    src: &'a mut S,
     cells: &'a [Cell],
     grid: Grid,
     out: &'a mut Vec<(Forced, u8)>,
 }
 
-/// The placement being enumerated: its anchor and the foci chosen so far.
+/// An anchor of orders ≥ 3 and the numbers at its slots.
 struct Placement {
-    anchor: u32,
     r: usize,
     c: usize,
-    /// Foci at slots, indexed by slot (valid where `candidates` has the bit).
+    /// Foci at slots, indexed by slot (valid where the anchor's candidate
+    /// set has the bit).
     near: [FocusInfo; SLOTS as usize],
-    /// Outside-the-field frame bits, computed when a wall test first needs
-    /// them.
-    outside: Option<u64>,
 }
 
 impl<S: FocusSource> Scan<'_, S> {
-    /// Examines the placements anchored at `a`. With `required = Some(s)`
-    /// only those with a focus at slot `s` (the dirty number), so order 1 is
-    /// skipped.
-    fn anchor(&mut self, a: u32, required: Option<u32>) -> Result<(), Contradiction> {
+    /// The cell `(r + dr, c + dc)` if it is inside the grid.
+    #[inline]
+    fn offset(&self, r: usize, c: usize, dr: isize, dc: isize) -> Option<(usize, usize)> {
+        let rr = r.wrapping_add(dr as usize);
+        let cc = c.wrapping_add(dc as usize);
+        (rr < self.grid.h && cc < self.grid.w).then_some((rr, cc))
+    }
+
+    /// Examines the placements through the number at `(r, c)`: with
+    /// `dirty`, every placement it is a focus of; otherwise (a full scan
+    /// over all anchors) those it is the anchor of.
+    fn number(&mut self, r: usize, c: usize, dirty: bool) -> Result<(), Contradiction> {
         let index = self.index;
-        let fa = self.src.get(a);
-        if fa.value == NOT_FOCUS {
+        let f = self.src.get(r, c);
+        if f.value == NOT_FOCUS {
             return Ok(());
         }
-        let (r, c) = self.grid.rc(a);
-        let mut place = Placement {
-            anchor: a,
-            r,
-            c,
-            near: [NO_FOCUS; SLOTS as usize],
-            outside: None,
-        };
-        if required.is_none() {
-            let (start, len) = index.order1[fa.value as usize * 512 + fa.mask9 as usize];
-            for e in start..start + len {
-                self.apply(e as usize, &mut place, 0)?;
-            }
-        }
-        if index.max_order < 2 {
+        let bit = f.admissible_bit();
+        // No rule has a focus with this value and this many closed
+        // neighbours: no placement through this number can match.
+        if index.admissible_any & bit == 0 {
             return Ok(());
         }
-        let fa_bit = 1u128 << (fa.value as u32 * 9 + fa.unknown as u32);
-        let orders = (2..=index.max_order).filter(|&k| index.admissible[k] & fa_bit != 0);
-        let mut candidates = 0u32;
-        let mut read = false;
-        for order in orders {
-            if !read {
-                // Revealed numbers at the slots some rule uses.
-                read = true;
-                let mut slots = index.all_slots;
+        if index.admissible[1] & bit != 0 {
+            let head = index.order1[f.value as usize * 512 + f.mask9 as usize];
+            self.apply_chain(head, r, c, 0)?;
+        }
+        if index.admissible[2] & bit != 0 {
+            self.pairs(r, c, f, dirty)?;
+        }
+        if index.admissible_above_2 & bit != 0 {
+            self.anchor(r, c, f, None)?;
+            if dirty {
+                // …and where it is a later focus: the anchor sits one slot
+                // offset back.
+                let mut slots = index.slots_above_2;
                 while slots != 0 {
                     let s = slots.trailing_zeros();
                     slots &= slots - 1;
                     let (dr, dc) = slot_offset(s);
-                    let rr = r + dr as usize;
-                    let cc = c.wrapping_add(dc as usize);
-                    if rr < self.grid.h && cc < self.grid.w {
-                        let f = self.src.get((rr * self.grid.w + cc) as u32);
-                        if f.value != NOT_FOCUS {
-                            place.near[s as usize] = f;
-                            candidates |= 1 << s;
+                    if let Some((ar, ac)) = self.offset(r, c, -dr, -dc) {
+                        let fa = self.src.get(ar, ac);
+                        if fa.value != NOT_FOCUS {
+                            self.anchor(ar, ac, fa, Some(s))?;
                         }
                     }
                 }
-                if let Some(s) = required {
-                    if candidates >> s & 1 == 0 {
-                        return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Order 2: the number at `(r, c)` as the anchor with each number at a
+    /// slot some pair rule uses, and (when `dirty`) as the second focus of
+    /// each number one such slot offset back.
+    fn pairs(
+        &mut self,
+        r: usize,
+        c: usize,
+        f: FocusInfo,
+        dirty: bool,
+    ) -> Result<(), Contradiction> {
+        let index = self.index;
+        let admissible = index.admissible[2];
+        let mut slots = index.slots_by_order[2];
+        while slots != 0 {
+            let s = slots.trailing_zeros();
+            slots &= slots - 1;
+            let (dr, dc) = slot_offset(s);
+            if let Some((rr, cc)) = self.offset(r, c, dr, dc) {
+                let g = self.src.get(rr, cc);
+                if g.value != NOT_FOCUS && admissible & g.admissible_bit() != 0 {
+                    self.pair(r, c, f, s, g)?;
+                }
+            }
+            if dirty {
+                if let Some((ar, ac)) = self.offset(r, c, -dr, -dc) {
+                    let g = self.src.get(ar, ac);
+                    if g.value != NOT_FOCUS && admissible & g.admissible_bit() != 0 {
+                        self.pair(ar, ac, g, s, f)?;
                     }
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Looks up the pair anchored at `(r, c)` (focus `fa`) with `fb` at
+    /// slot `s`.
+    #[inline]
+    fn pair(
+        &mut self,
+        r: usize,
+        c: usize,
+        fa: FocusInfo,
+        s: u32,
+        fb: FocusInfo,
+    ) -> Result<(), Contradiction> {
+        let closed = (fa.spread as u64) << ANCHOR_SHIFT | (fb.spread as u64) << slot_shift(s);
+        let key = closed as u128
+            | 1u128 << (KEY_SLOTS_SHIFT + s)
+            | (fa.value as u128) << KEY_VALUES_SHIFT
+            | (fb.value as u128) << (KEY_VALUES_SHIFT + 4);
+        self.lookup(key, r, c, 1 << s)
+    }
+
+    /// Looks up a key of order ≥ 2 and applies what it holds.
+    #[inline]
+    fn lookup(
+        &mut self,
+        key: u128,
+        r: usize,
+        c: usize,
+        slot_set: u32,
+    ) -> Result<(), Contradiction> {
+        let index = self.index;
+        let (lo, hi) = (key as u64, (key >> 64) as u64);
+        let hash = key_hash(lo, hi);
+        if !index.filter.may_contain(hash) {
+            return Ok(());
+        }
+        if let Some(b) = index.multi.find(hash, |b| b.lo == lo && b.hi == hi) {
+            self.apply_chain(b.head, r, c, slot_set)?;
+        }
+        Ok(())
+    }
+
+    /// Examines the placements of orders ≥ 3 anchored at `(r, c)`. With
+    /// `required = Some(s)` only those with a focus at slot `s` (the dirty
+    /// number).
+    fn anchor(
+        &mut self,
+        r: usize,
+        c: usize,
+        fa: FocusInfo,
+        required: Option<u32>,
+    ) -> Result<(), Contradiction> {
+        let index = self.index;
+        let fa_bit = fa.admissible_bit();
+        if index.admissible_above_2 & fa_bit == 0 {
+            return Ok(());
+        }
+        let mut place = Placement {
+            r,
+            c,
+            near: [NO_FOCUS; SLOTS as usize],
+        };
+        // Revealed numbers at the slots some rule of order ≥ 3 uses.
+        let mut candidates = 0u32;
+        let mut slots = index.slots_above_2;
+        while slots != 0 {
+            let s = slots.trailing_zeros();
+            slots &= slots - 1;
+            let (dr, dc) = slot_offset(s);
+            if let Some((rr, cc)) = self.offset(r, c, dr, dc) {
+                let f = self.src.get(rr, cc);
+                if f.value != NOT_FOCUS {
+                    place.near[s as usize] = f;
+                    candidates |= 1 << s;
+                }
+            }
+        }
+        let required_bit = required.map_or(0, |s| 1u32 << s);
+        if candidates & required_bit != required_bit {
+            return Ok(());
+        }
+        for order in 3..=index.max_order {
+            if index.admissible[order] & fa_bit == 0 {
+                continue;
             }
             let mut usable = 0u32;
             let mut c2 = candidates & index.slots_by_order[order];
             while c2 != 0 {
                 let s = c2.trailing_zeros();
                 c2 &= c2 - 1;
-                let f = place.near[s as usize];
-                if index.admissible[order] >> (f.value as u32 * 9 + f.unknown as u32) & 1 == 1 {
+                if index.admissible[order] & place.near[s as usize].admissible_bit() != 0 {
                     usable |= 1 << s;
                 }
             }
-            let required_bit = required.map_or(0, |s| 1u32 << s);
             if usable & required_bit != required_bit || usable == 0 {
                 continue;
             }
             let closed = (fa.spread as u64) << ANCHOR_SHIFT;
             let values = (fa.value as u128) << KEY_VALUES_SHIFT;
-            self.extend(
-                order,
-                &mut place,
-                usable,
-                required_bit,
-                0,
-                1,
-                closed,
-                values,
-            )?;
+            self.extend(order, &place, usable, required_bit, 0, 1, closed, values)?;
         }
         Ok(())
     }
@@ -1039,7 +1391,7 @@ impl<S: FocusSource> Scan<'_, S> {
     fn extend(
         &mut self,
         order: usize,
-        place: &mut Placement,
+        place: &Placement,
         usable: u32,
         required_bit: u32,
         prefix: u32,
@@ -1076,14 +1428,7 @@ impl<S: FocusSource> Scan<'_, S> {
                     continue;
                 }
                 let key = closed2 as u128 | (prefix2 as u128) << KEY_SLOTS_SHIFT | values2;
-                if !index.filter.may_contain(key) {
-                    continue;
-                }
-                if let Some(&(start, len)) = index.multi.get(&split(key)) {
-                    for e in start..start + len {
-                        self.apply(e as usize, place, prefix2)?;
-                    }
-                }
+                self.lookup(key, place.r, place.c, prefix2)?;
             } else {
                 self.extend(
                     order,
@@ -1100,29 +1445,36 @@ impl<S: FocusSource> Scan<'_, S> {
         Ok(())
     }
 
+    /// Applies every entry of the chain starting at `head` to the placement
+    /// anchored at `(r, c)` with foci at `slot_set`.
+    #[inline]
+    fn apply_chain(
+        &mut self,
+        mut head: u32,
+        r: usize,
+        c: usize,
+        slot_set: u32,
+    ) -> Result<(), Contradiction> {
+        while head != NO_ENTRY {
+            self.apply(head as usize, r, c, slot_set)?;
+            head = self.index.entries[head as usize].next;
+        }
+        Ok(())
+    }
+
     /// The key matched: the foci have the pattern's values and `U`'s closed
     /// cells are exactly the pattern's. Runs the entry's remaining tests and
     /// applies it.
-    fn apply(
-        &mut self,
-        e: usize,
-        place: &mut Placement,
-        slot_set: u32,
-    ) -> Result<(), Contradiction> {
+    fn apply(&mut self, e: usize, r: usize, c: usize, slot_set: u32) -> Result<(), Contradiction> {
         let index = self.index;
         let entry = index.entries[e];
         let grid = self.grid;
-        if entry.walls != 0 {
-            let outside = *place
-                .outside
-                .get_or_insert_with(|| outside_mask(grid, place.r, place.c));
-            if entry.walls & !outside != 0 {
-                return Ok(());
-            }
+        if entry.walls != 0 && entry.walls & !outside_mask(grid, r, c) != 0 {
+            return Ok(());
         }
         for x in &index.extras[entry.extras_start as usize..][..entry.extras_len as usize] {
-            let rr = place.r as isize + x.dr as isize;
-            let cc = place.c as isize + x.dc as isize;
+            let rr = r as isize + x.dr as isize;
+            let cc = c as isize + x.dc as isize;
             let inside = rr >= 0 && cc >= 0 && (rr as usize) < grid.h && (cc as usize) < grid.w;
             let unknown = inside && self.cells[rr as usize * grid.w + cc as usize].is_unknown();
             let ok = match x.cell {
@@ -1137,7 +1489,6 @@ impl<S: FocusSource> Scan<'_, S> {
                 return Ok(());
             }
         }
-        let (r, c) = (place.r, place.c);
         let cell_of = |bit: u32| -> u32 {
             let fr = bit as usize / FRAME_W;
             let fc = bit as usize % FRAME_W;
@@ -1149,7 +1500,7 @@ impl<S: FocusSource> Scan<'_, S> {
             // A forbidden combination: no assignment of the pattern's closed
             // cells satisfies its foci (proven when the rule was made), and
             // the board shows exactly that pattern here.
-            let mut foci = vec![place.anchor];
+            let mut foci = vec![(r * grid.w + c) as u32];
             let mut rest = slot_set;
             while rest != 0 {
                 let s = rest.trailing_zeros();
@@ -1166,31 +1517,18 @@ impl<S: FocusSource> Scan<'_, S> {
         // pattern's values and closed neighbours, so in every layout
         // consistent with these numbers the concluded cells are safe / mines
         // (each is Closed in the pattern, hence unknown here).
-        let mut safe = entry.safe;
-        while safe != 0 {
-            let b = safe.trailing_zeros();
-            safe &= safe - 1;
-            let cell = cell_of(b);
-            self.out.push((
-                Forced {
-                    cell,
-                    value: Value::Safe,
-                },
-                entry.order,
-            ));
-        }
-        let mut mine = entry.mine;
-        while mine != 0 {
-            let b = mine.trailing_zeros();
-            mine &= mine - 1;
-            let cell = cell_of(b);
-            self.out.push((
-                Forced {
-                    cell,
-                    value: Value::Mine,
-                },
-                entry.order,
-            ));
+        for (mut bits, value) in [(entry.safe, Value::Safe), (entry.mine, Value::Mine)] {
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                self.out.push((
+                    Forced {
+                        cell: cell_of(b),
+                        value,
+                    },
+                    entry.order,
+                ));
+            }
         }
         Ok(())
     }
@@ -1406,18 +1744,18 @@ mod tests {
     #[test]
     fn focus_info_reads_effective_values_and_closed_masks() {
         let b = board(&["?*?", "?3.", "2??"]);
-        let f = focus_info(b.cells(), b.grid(), 4);
+        let f = focus_info(b.cells(), b.grid(), 1, 1);
         assert_eq!((f.value, f.unknown), (2, 5));
         assert_eq!(f.mask9, 0b110_001_101);
         assert_eq!(f.spread, 0b11 << 19 | 1 << 9 | 0b101);
         // Corner: neighbours outside the field are not closed.
-        let f = focus_info(b.cells(), b.grid(), 6);
+        let f = focus_info(b.cells(), b.grid(), 2, 0);
         assert_eq!((f.value, f.unknown), (2, 2));
         // (1,0) is the 3×3's top middle, (2,1) its middle right.
         assert_eq!(f.mask9, 0b000_100_010);
         // Too many flags: no value any pattern has.
         let b = board(&["**", "1?"]);
-        assert_eq!(focus_info(b.cells(), b.grid(), 2).value, NOT_FOCUS);
+        assert_eq!(focus_info(b.cells(), b.grid(), 1, 0).value, NOT_FOCUS);
     }
 
     #[test]
