@@ -1304,7 +1304,10 @@ mod tests {
             Rulebase::from_bytes(&unsorted),
             Err(RulebaseError::InvalidRule { index: 2, .. })
         ));
-        assert_eq!(Rulebase::from_trusted_bytes(&unsorted).unwrap().rules, rules);
+        assert_eq!(
+            Rulebase::from_trusted_bytes(&unsorted).unwrap().rules,
+            rules
+        );
     }
 
     #[test]

@@ -124,8 +124,19 @@ const NO_ENTRY: u32 = u32::MAX;
 /// `(dr, dc)` of a slot.
 #[inline]
 fn slot_offset(slot: u32) -> (isize, isize) {
-    (slot as isize / SLOT_COLS, slot as isize % SLOT_COLS - 3)
+    SLOT_OFFSETS[slot as usize]
 }
+
+/// `(dr, dc)` of every slot.
+const SLOT_OFFSETS: [(isize, isize); SLOTS as usize] = {
+    let mut offsets = [(0, 0); SLOTS as usize];
+    let mut s = 0;
+    while s < SLOTS as usize {
+        offsets[s] = (s as isize / SLOT_COLS, s as isize % SLOT_COLS - 3);
+        s += 1;
+    }
+    offsets
+};
 
 /// Shift that places a focus's spread 3×3 mask at `slot` in the frame: its
 /// top-left neighbour is frame `(dr, dc + 3)`.
@@ -135,62 +146,72 @@ fn slot_shift(slot: u32) -> u32 {
     (dr * FRAME_W as isize + dc + 3) as u32
 }
 
-/// What a revealed number offers as a focus: its effective value, the
-/// number of unknown neighbours, and which neighbours are unknown as a 3×3
-/// mask (`mask9`, bit `3k + j`) and spread with row stride 9 (`spread`,
-/// bit `9k + j`). `value == NOT_FOCUS` for cells that cannot be a focus
-/// (not revealed, or an effective value outside `0..=8`, which no
-/// `Number(v)` matches).
+/// What a revealed number offers as a focus: which neighbours are unknown,
+/// spread with row stride 9 (`spread`, bit `9k + j` for the neighbour at
+/// row `k`, column `j` of its 3×3), its effective value and the 3×3 mask of
+/// unknown neighbours as the order-1 table index (`value · 512 + mask9`,
+/// mask bit `3k + j`), and the orders it can be a focus of (`orders`, bit
+/// `k` for order `k`: some focus of a rule of that order has this value and
+/// this many closed neighbours). `orders == 0` for every cell that cannot
+/// be a focus of any rule: not revealed, an effective value outside `0..=8`
+/// (which no `Number(v)` matches), or a value and count no rule has.
 #[derive(Clone, Copy, Debug, Default)]
 struct FocusInfo {
     spread: u32,
-    mask9: u16,
-    value: u8,
-    unknown: u8,
+    order1: u16,
+    orders: u16,
 }
 
 impl FocusInfo {
-    /// This number's bit in the admissible sets (`value · 9 + unknown`).
     #[inline]
-    fn admissible_bit(self) -> u128 {
-        1u128 << (self.value as u32 * 9 + self.unknown as u32)
+    fn value(self) -> u8 {
+        (self.order1 >> 9) as u8
     }
 }
 
-const NOT_FOCUS: u8 = u8::MAX;
 const NO_FOCUS: FocusInfo = FocusInfo {
     spread: 0,
-    mask9: 0,
-    value: NOT_FOCUS,
-    unknown: 0,
+    order1: 0,
+    orders: 0,
 };
+
+/// `orders` bits.
+const ORDER_1: u16 = 1 << 1;
+const ORDER_2: u16 = 1 << 2;
+const ORDERS_ABOVE_2: u16 = !0b111;
+
+/// Per `value · 9 + unknown neighbours`: the orders a number can be a focus
+/// of (see [`FocusInfo::orders`]).
+type FocusClasses = [u16; 81];
 
 /// Reads cell `(r, c)` (inside the grid) as a focus: at most 9 reads of the
 /// board, 1 for a cell that is not revealed.
 #[inline]
-fn focus_info(cells: &[Cell], grid: Grid, r: usize, c: usize) -> FocusInfo {
+fn focus_info(cells: &[Cell], grid: Grid, classes: &FocusClasses, r: usize, c: usize) -> FocusInfo {
     let i = r * grid.w + c;
     let Cell::Revealed(n) = cells[i] else {
         return NO_FOCUS;
     };
     let mut mines = 0i32;
     let mut spread = 0u32;
-    let mut look = |j: usize, bit: u32| match cells[j] {
-        Cell::Mine => mines += 1,
-        Cell::Unknown => spread |= 1 << bit,
-        _ => {}
+    // Branch-free: which neighbours are mines or unknown is as good as
+    // random.
+    let mut look = |cell: Cell, bit: u32| {
+        mines += (cell == Cell::Mine) as i32;
+        spread |= ((cell == Cell::Unknown) as u32) << bit;
     };
     if r >= 1 && c >= 1 && r + 1 < grid.h && c + 1 < grid.w {
-        // Away from the border all 8 neighbours exist.
+        // Away from the border all 8 neighbours exist: three rows of three.
         let w = grid.w;
-        look(i - w - 1, 0);
-        look(i - w, 1);
-        look(i - w + 1, 2);
-        look(i - 1, FRAME_W as u32);
-        look(i + 1, FRAME_W as u32 + 2);
-        look(i + w - 1, 2 * FRAME_W as u32);
-        look(i + w, 2 * FRAME_W as u32 + 1);
-        look(i + w + 1, 2 * FRAME_W as u32 + 2);
+        for (k, row) in [i - w - 1, i - 1, i + w - 1].into_iter().enumerate() {
+            let row = &cells[row..row + 3];
+            let bit = (k * FRAME_W) as u32;
+            look(row[0], bit);
+            if k != 1 {
+                look(row[1], bit + 1);
+            }
+            look(row[2], bit + 2);
+        }
     } else {
         for k in 0..3usize {
             let rr = (r + k).wrapping_sub(1);
@@ -202,7 +223,7 @@ fn focus_info(cells: &[Cell], grid: Grid, r: usize, c: usize) -> FocusInfo {
                 if cc >= grid.w || (k == 1 && j == 1) {
                     continue;
                 }
-                look(rr * grid.w + cc, (k * FRAME_W + j) as u32);
+                look(cells[rr * grid.w + cc], (k * FRAME_W + j) as u32);
             }
         }
     }
@@ -210,12 +231,15 @@ fn focus_info(cells: &[Cell], grid: Grid, r: usize, c: usize) -> FocusInfo {
     if !(0..=8).contains(&effective) {
         return NO_FOCUS;
     }
+    let orders = classes[effective as usize * 9 + spread.count_ones() as usize];
+    if orders == 0 {
+        return NO_FOCUS;
+    }
     let mask9 = (spread & 7) | (spread >> FRAME_W & 7) << 3 | (spread >> (2 * FRAME_W) & 7) << 6;
     FocusInfo {
         spread,
-        mask9: mask9 as u16,
-        value: effective as u8,
-        unknown: spread.count_ones() as u8,
+        order1: (effective as u32 * 512 + mask9) as u16,
+        orders,
     }
 }
 
@@ -229,12 +253,13 @@ trait FocusSource {
 struct LiveFoci<'b> {
     cells: &'b [Cell],
     grid: Grid,
+    classes: &'b FocusClasses,
 }
 
 impl FocusSource for LiveFoci<'_> {
     #[inline]
     fn get(&mut self, r: usize, c: usize) -> FocusInfo {
-        focus_info(self.cells, self.grid, r, c)
+        focus_info(self.cells, self.grid, self.classes, r, c)
     }
 }
 
@@ -245,11 +270,11 @@ struct FociTable {
 }
 
 impl FociTable {
-    fn new(cells: &[Cell], grid: Grid) -> FociTable {
+    fn new(cells: &[Cell], grid: Grid, classes: &FocusClasses) -> FociTable {
         let mut foci = Vec::with_capacity(grid.len());
         for r in 0..grid.h {
             for c in 0..grid.w {
-                foci.push(focus_info(cells, grid, r, c));
+                foci.push(focus_info(cells, grid, classes, r, c));
             }
         }
         FociTable { foci, w: grid.w }
@@ -277,16 +302,18 @@ const CACHE_COLS: usize = 16;
 struct CachedFoci<'b> {
     cells: &'b [Cell],
     grid: Grid,
+    classes: &'b FocusClasses,
     /// Cell index held by each cache line (`u32::MAX`: none).
     tags: [u32; CACHE_ROWS * CACHE_COLS],
     foci: [FocusInfo; CACHE_ROWS * CACHE_COLS],
 }
 
 impl<'b> CachedFoci<'b> {
-    fn new(cells: &'b [Cell], grid: Grid) -> CachedFoci<'b> {
+    fn new(cells: &'b [Cell], grid: Grid, classes: &'b FocusClasses) -> CachedFoci<'b> {
         CachedFoci {
             cells,
             grid,
+            classes,
             tags: [u32::MAX; CACHE_ROWS * CACHE_COLS],
             foci: [NO_FOCUS; CACHE_ROWS * CACHE_COLS],
         }
@@ -296,12 +323,18 @@ impl<'b> CachedFoci<'b> {
 impl FocusSource for CachedFoci<'_> {
     #[inline]
     fn get(&mut self, r: usize, c: usize) -> FocusInfo {
+        let i = r * self.grid.w + c;
+        // About half the cells around a number are not revealed: one read
+        // settles those without touching the cache.
+        if !matches!(self.cells[i], Cell::Revealed(_)) {
+            return NO_FOCUS;
+        }
+        let i = i as u32;
         let line = (r % CACHE_ROWS) * CACHE_COLS + c % CACHE_COLS;
-        let i = (r * self.grid.w + c) as u32;
         if self.tags[line] == i {
             return self.foci[line];
         }
-        let f = focus_info(self.cells, self.grid, r, c);
+        let f = focus_info(self.cells, self.grid, self.classes, r, c);
         self.tags[line] = i;
         self.foci[line] = f;
         f
@@ -455,11 +488,14 @@ pub struct IndexStats {
 /// [`RuleIndex::new`]; [`RuleIndex::find`] does no allocation per placement.
 #[derive(Clone, Debug)]
 pub struct RuleIndex {
+    /// Entries of order 1 (kept apart: few, and touched by most numbers).
+    entries1: Vec<Entry>,
+    /// Entries of orders ≥ 2.
     entries: Vec<Entry>,
     extras: Vec<ExtraCell>,
-    /// Order 1: `value · 512 + mask9` → chain head.
+    /// Order 1: `value · 512 + mask9` → chain head in `entries1`.
     order1: Vec<u32>,
-    /// Orders ≥ 2: key → chain head, hashed with [`key_hash`].
+    /// Orders ≥ 2: key → chain head in `entries`, hashed with [`key_hash`].
     multi: HashTable<MultiBucket>,
     /// Bloom filter over the keys of `multi`.
     filter: KeyFilter,
@@ -474,12 +510,10 @@ pub struct RuleIndex {
     slots_by_order: Vec<u32>,
     /// Every slot used by any rule of order ≥ 3.
     slots_above_2: u32,
-    /// Per order: bit `value · 9 + unknown` set when some focus of a rule of
-    /// that order has that effective value and that many closed neighbours.
-    admissible: Vec<u128>,
-    /// The union of `admissible` over all orders, and over orders ≥ 3.
-    admissible_any: u128,
-    admissible_above_2: u128,
+    /// Per `value · 9 + closed neighbours`: bit `k` set when some focus of
+    /// a rule of order `k` has that effective value and that many closed
+    /// neighbours.
+    classes: FocusClasses,
     /// Highest order indexed (0 when empty).
     max_order: usize,
     rules_by_order: Vec<usize>,
@@ -588,11 +622,13 @@ impl CheckedRule {
                         continue;
                     }
                     match at(r + dr, c + dc) {
-                        None | Some(PatternCell::Any) => return Err(format!(
+                        None | Some(PatternCell::Any) => {
+                            return Err(format!(
                             "neighbour ({},{}) of focus ({r},{c}) is not in the pattern or is Any",
                             r + dr,
                             c + dc
-                        )),
+                        ))
+                        }
                         Some(PatternCell::Closed) => closed += 1,
                         Some(_) => {}
                     }
@@ -791,7 +827,8 @@ impl RuleIndex {
             .count()
             * 8;
         let mut builder = Builder {
-            entries: Vec::with_capacity(images_bound + rules.len()),
+            entries1: Vec::new(),
+            entries: Vec::with_capacity(images_bound),
             extras: Vec::new(),
             order1: vec![NO_ENTRY; 9 * 512],
             multi: HashTable::with_capacity(images_bound),
@@ -800,7 +837,7 @@ impl RuleIndex {
         let mut rejected = Vec::new();
         let mut rules_by_order = vec![0usize; MAX_ORDER + 1];
         let mut images_by_order = vec![0usize; MAX_ORDER + 1];
-        let mut admissible = vec![0u128; MAX_ORDER + 1];
+        let mut classes: FocusClasses = [0; 81];
         let mut slots_by_order = vec![0u32; MAX_ORDER + 1];
         let mut next_short = vec![[0u32; SLOTS as usize + 1]; MAX_ORDER + 1];
         let mut next_long: Vec<HashMap<u32, u32>> = vec![HashMap::new(); MAX_ORDER + 1];
@@ -836,7 +873,7 @@ impl RuleIndex {
             rules_by_order[order] += 1;
             images_by_order[order] += count;
             for &(v, u) in &checked.focus_kinds {
-                admissible[order] |= 1u128 << (v as u32 * 9 + u as u32);
+                classes[v as usize * 9 + u as usize] |= 1 << order;
             }
             for image in images[..count].iter().flatten() {
                 slots_by_order[order] |= image.slot_set;
@@ -864,9 +901,8 @@ impl RuleIndex {
             .find(|&k| rules_by_order[k] > 0)
             .unwrap_or(0);
         let slots_above_2 = slots_by_order.iter().skip(3).fold(0, |a, &b| a | b);
-        let admissible_any = admissible.iter().fold(0, |a, &b| a | b);
-        let admissible_above_2 = admissible.iter().skip(3).fold(0, |a, &b| a | b);
         RuleIndex {
+            entries1: builder.entries1,
             entries: builder.entries,
             extras: builder.extras,
             order1: builder.order1,
@@ -876,9 +912,7 @@ impl RuleIndex {
             next_long,
             slots_by_order,
             slots_above_2,
-            admissible,
-            admissible_any,
-            admissible_above_2,
+            classes,
             max_order,
             rules_by_order,
             images_by_order,
@@ -910,9 +944,14 @@ impl RuleIndex {
         &self.rejected
     }
 
+    fn all_entries(&self) -> impl Iterator<Item = &Entry> {
+        self.entries1.iter().chain(&self.entries)
+    }
+
     /// Sizes of the index.
     pub fn stats(&self) -> IndexStats {
-        let heap_bytes = self.entries.capacity() * std::mem::size_of::<Entry>()
+        let heap_bytes = (self.entries1.capacity() + self.entries.capacity())
+            * std::mem::size_of::<Entry>()
             + self.extras.capacity() * std::mem::size_of::<ExtraCell>()
             + self.order1.capacity() * std::mem::size_of::<u32>()
             + self.multi.capacity() * (std::mem::size_of::<MultiBucket>() + 1)
@@ -925,13 +964,12 @@ impl RuleIndex {
         IndexStats {
             rules_by_order: self.rules_by_order.clone(),
             images_by_order: self.images_by_order.clone(),
-            entries: self.entries.len(),
-            forbidden_entries: self.entries.iter().filter(|e| e.forbidden).count(),
+            entries: self.entries1.len() + self.entries.len(),
+            forbidden_entries: self.all_entries().filter(|e| e.forbidden).count(),
             multi_keys: self.multi.len(),
             order1_keys: self.order1.iter().filter(|&&h| h != NO_ENTRY).count(),
             checked_entries: self
-                .entries
-                .iter()
+                .all_entries()
                 .filter(|e| e.walls != 0 || e.extras_len != 0)
                 .count(),
             rejected: self.rejected.len(),
@@ -995,23 +1033,41 @@ impl RuleIndex {
         let cells = board.cells();
         let reading = match (reading, dirty) {
             (FociReading::Auto, None) => FociReading::Table,
-            // A dirty number needs at most the 7 × 13 numbers around it,
-            // fewer when it shares them with other dirty numbers; past
-            // about n / 32 dirty numbers reading every cell once is cheaper.
-            (FociReading::Auto, Some(d)) if d.len() * 32 >= grid.len() => FociReading::Table,
+            // A dirty number reads at most the 7 × 13 numbers around it
+            // (the 20 within two cells for pairs), fewer when it shares them
+            // with other dirty numbers. Measured on the solver's calls
+            // (`examples/index_timing.rs`), the cache wins until about half
+            // the cells are dirty.
+            (FociReading::Auto, Some(d)) if d.len() * 2 >= grid.len() => FociReading::Table,
             (FociReading::Auto, Some(_)) => FociReading::Cached,
             (r, _) => r,
         };
         match reading {
-            FociReading::Table => {
-                self.scan_with(&mut FociTable::new(cells, grid), cells, grid, dirty, out)
-            }
-            FociReading::Live => {
-                self.scan_with(&mut LiveFoci { cells, grid }, cells, grid, dirty, out)
-            }
-            FociReading::Cached | FociReading::Auto => {
-                self.scan_with(&mut CachedFoci::new(cells, grid), cells, grid, dirty, out)
-            }
+            FociReading::Table => self.scan_with(
+                &mut FociTable::new(cells, grid, &self.classes),
+                cells,
+                grid,
+                dirty,
+                out,
+            ),
+            FociReading::Live => self.scan_with(
+                &mut LiveFoci {
+                    cells,
+                    grid,
+                    classes: &self.classes,
+                },
+                cells,
+                grid,
+                dirty,
+                out,
+            ),
+            FociReading::Cached | FociReading::Auto => self.scan_with(
+                &mut CachedFoci::new(cells, grid, &self.classes),
+                cells,
+                grid,
+                dirty,
+                out,
+            ),
         }
     }
 
@@ -1029,6 +1085,7 @@ impl RuleIndex {
             cells,
             grid,
             out,
+            dirty_set: [u32::MAX; DIRTY_SET_LINES],
         };
         match dirty {
             None => {
@@ -1040,9 +1097,13 @@ impl RuleIndex {
             }
             Some(list) => {
                 for &d in list {
+                    scan.dirty_set[d as usize % DIRTY_SET_LINES] = d;
+                }
+                for &d in list {
                     if (d as usize) < grid.len() {
-                        let (r, c) = grid.rc(d);
-                        scan.number(r, c, true)?;
+                        // (A 32-bit division: cheaper than `Grid::rc`'s.)
+                        let w = grid.w as u32;
+                        scan.number((d / w) as usize, (d % w) as usize, true)?;
                     }
                 }
             }
@@ -1053,6 +1114,7 @@ impl RuleIndex {
 
 /// Stores images as entries: one chain per key, identical images merged.
 struct Builder {
+    entries1: Vec<Entry>,
     entries: Vec<Entry>,
     extras: Vec<ExtraCell>,
     order1: Vec<u32>,
@@ -1062,7 +1124,12 @@ struct Builder {
 
 impl Builder {
     fn add(&mut self, order: usize, forbidden: bool, image: &Image, extras: &[ExtraCell]) {
-        let new = self.entries.len() as u32;
+        let entries = if order == 1 {
+            &mut self.entries1
+        } else {
+            &mut self.entries
+        };
+        let new = entries.len() as u32;
         let head = if order == 1 {
             let slot = &mut self.order1[image.key as usize];
             std::mem::replace(slot, if *slot == NO_ENTRY { new } else { *slot })
@@ -1087,7 +1154,7 @@ impl Builder {
         let mut at = head;
         let mut last = NO_ENTRY;
         while at != NO_ENTRY {
-            let e = &mut self.entries[at as usize];
+            let e = &mut entries[at as usize];
             if e.walls == image.walls
                 && self.extras[e.extras_start as usize..][..e.extras_len as usize] == *extras
             {
@@ -1107,14 +1174,14 @@ impl Builder {
             at = e.next;
         }
         if last != NO_ENTRY {
-            self.entries[last as usize].next = new;
+            entries[last as usize].next = new;
         }
         let (safe, mine) = if forbidden {
             (0, 0)
         } else {
             (image.safe, image.mine)
         };
-        self.entries.push(Entry {
+        entries.push(Entry {
             walls: image.walls,
             safe,
             mine,
@@ -1176,6 +1243,9 @@ fn outside_mask(grid: Grid, r: usize, c: usize) -> u64 {
     mask
 }
 
+/// Lines of [`Scan::dirty_set`].
+const DIRTY_SET_LINES: usize = 128;
+
 /// One `find` call's scanning state.
 struct Scan<'a, S> {
     index: &'a RuleIndex,
@@ -1183,6 +1253,12 @@ struct Scan<'a, S> {
     cells: &'a [Cell],
     grid: Grid,
     out: &'a mut Vec<(Forced, u8)>,
+    /// Part of the dirty list, direct-mapped by cell index (`u32::MAX`:
+    /// empty line): a number found here is certainly dirty, so the
+    /// placements it anchors are examined when its turn comes, and need
+    /// not be examined from their other foci. (A dirty number evicted by
+    /// another is merely examined twice.)
+    dirty_set: [u32; DIRTY_SET_LINES],
 }
 
 /// An anchor of orders ≥ 3 and the numbers at its slots.
@@ -1209,23 +1285,16 @@ impl<S: FocusSource> Scan<'_, S> {
     fn number(&mut self, r: usize, c: usize, dirty: bool) -> Result<(), Contradiction> {
         let index = self.index;
         let f = self.src.get(r, c);
-        if f.value == NOT_FOCUS {
-            return Ok(());
+        // `orders == 0`: no rule has a focus with this value and this many
+        // closed neighbours, so no placement through this number matches.
+        if f.orders & ORDER_1 != 0 {
+            let head = index.order1[f.order1 as usize];
+            self.apply_chain(&index.entries1, head, r, c, 0)?;
         }
-        let bit = f.admissible_bit();
-        // No rule has a focus with this value and this many closed
-        // neighbours: no placement through this number can match.
-        if index.admissible_any & bit == 0 {
-            return Ok(());
-        }
-        if index.admissible[1] & bit != 0 {
-            let head = index.order1[f.value as usize * 512 + f.mask9 as usize];
-            self.apply_chain(head, r, c, 0)?;
-        }
-        if index.admissible[2] & bit != 0 {
+        if f.orders & ORDER_2 != 0 {
             self.pairs(r, c, f, dirty)?;
         }
-        if index.admissible_above_2 & bit != 0 {
+        if f.orders & ORDERS_ABOVE_2 != 0 {
             self.anchor(r, c, f, None)?;
             if dirty {
                 // …and where it is a later focus: the anchor sits one slot
@@ -1236,8 +1305,11 @@ impl<S: FocusSource> Scan<'_, S> {
                     slots &= slots - 1;
                     let (dr, dc) = slot_offset(s);
                     if let Some((ar, ac)) = self.offset(r, c, -dr, -dc) {
+                        if self.is_dirty(ar, ac) {
+                            continue;
+                        }
                         let fa = self.src.get(ar, ac);
-                        if fa.value != NOT_FOCUS {
+                        if fa.orders & ORDERS_ABOVE_2 != 0 {
                             self.anchor(ar, ac, fa, Some(s))?;
                         }
                     }
@@ -1245,6 +1317,14 @@ impl<S: FocusSource> Scan<'_, S> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the number at `(r, c)` is certainly in the dirty list (then
+    /// it is examined as an anchor in its own turn).
+    #[inline]
+    fn is_dirty(&self, r: usize, c: usize) -> bool {
+        let i = (r * self.grid.w + c) as u32;
+        self.dirty_set[i as usize % DIRTY_SET_LINES] == i
     }
 
     /// Order 2: the number at `(r, c)` as the anchor with each number at a
@@ -1257,25 +1337,49 @@ impl<S: FocusSource> Scan<'_, S> {
         f: FocusInfo,
         dirty: bool,
     ) -> Result<(), Contradiction> {
-        let index = self.index;
-        let admissible = index.admissible[2];
-        let mut slots = index.slots_by_order[2];
+        let (h, w) = (self.grid.h, self.grid.w);
+        let cells = self.cells;
+        // First, without a branch on the board's contents (those are as
+        // good as random, and mispredicted branches dominated the cost):
+        // which pair slots hold a revealed number, forward from this number
+        // (bit `s`) and backward to an anchor that is not dirty itself
+        // (bit `32 + s`; a dirty anchor examines the pair in its own turn).
+        let mut revealed = 0u64;
+        let mut slots = self.index.slots_by_order[2];
         while slots != 0 {
             let s = slots.trailing_zeros();
             slots &= slots - 1;
-            let (dr, dc) = slot_offset(s);
-            if let Some((rr, cc)) = self.offset(r, c, dr, dc) {
-                let g = self.src.get(rr, cc);
-                if g.value != NOT_FOCUS && admissible & g.admissible_bit() != 0 {
-                    self.pair(r, c, f, s, g)?;
-                }
+            let (dr, dc) = SLOT_OFFSETS[s as usize];
+            let (rr, cc) = (r.wrapping_add(dr as usize), c.wrapping_add(dc as usize));
+            if rr < h && cc < w {
+                revealed |= (matches!(cells[rr * w + cc], Cell::Revealed(_)) as u64) << s;
             }
             if dirty {
-                if let Some((ar, ac)) = self.offset(r, c, -dr, -dc) {
-                    let g = self.src.get(ar, ac);
-                    if g.value != NOT_FOCUS && admissible & g.admissible_bit() != 0 {
-                        self.pair(ar, ac, g, s, f)?;
-                    }
+                let (ar, ac) = (r.wrapping_sub(dr as usize), c.wrapping_sub(dc as usize));
+                if ar < h && ac < w {
+                    let a = ar * w + ac;
+                    let fresh = matches!(cells[a], Cell::Revealed(_))
+                        & (self.dirty_set[a % DIRTY_SET_LINES] != a as u32);
+                    revealed |= (fresh as u64) << (32 + s);
+                }
+            }
+        }
+        // Then the pairs whose other number can be a focus of a pair rule.
+        while revealed != 0 {
+            let bit = revealed.trailing_zeros();
+            revealed &= revealed - 1;
+            let s = bit % 32;
+            let (dr, dc) = SLOT_OFFSETS[s as usize];
+            if bit < 32 {
+                let g = self.src.get(r + dr as usize, c.wrapping_add(dc as usize));
+                if g.orders & ORDER_2 != 0 {
+                    self.pair(r, c, f, s, g)?;
+                }
+            } else {
+                let (ar, ac) = (r - dr as usize, c.wrapping_sub(dc as usize));
+                let g = self.src.get(ar, ac);
+                if g.orders & ORDER_2 != 0 {
+                    self.pair(ar, ac, g, s, f)?;
                 }
             }
         }
@@ -1296,8 +1400,8 @@ impl<S: FocusSource> Scan<'_, S> {
         let closed = (fa.spread as u64) << ANCHOR_SHIFT | (fb.spread as u64) << slot_shift(s);
         let key = closed as u128
             | 1u128 << (KEY_SLOTS_SHIFT + s)
-            | (fa.value as u128) << KEY_VALUES_SHIFT
-            | (fb.value as u128) << (KEY_VALUES_SHIFT + 4);
+            | (fa.value() as u128) << KEY_VALUES_SHIFT
+            | (fb.value() as u128) << (KEY_VALUES_SHIFT + 4);
         self.lookup(key, r, c, 1 << s)
     }
 
@@ -1317,7 +1421,7 @@ impl<S: FocusSource> Scan<'_, S> {
             return Ok(());
         }
         if let Some(b) = index.multi.find(hash, |b| b.lo == lo && b.hi == hi) {
-            self.apply_chain(b.head, r, c, slot_set)?;
+            self.apply_chain(&index.entries, b.head, r, c, slot_set)?;
         }
         Ok(())
     }
@@ -1333,16 +1437,13 @@ impl<S: FocusSource> Scan<'_, S> {
         required: Option<u32>,
     ) -> Result<(), Contradiction> {
         let index = self.index;
-        let fa_bit = fa.admissible_bit();
-        if index.admissible_above_2 & fa_bit == 0 {
-            return Ok(());
-        }
         let mut place = Placement {
             r,
             c,
             near: [NO_FOCUS; SLOTS as usize],
         };
-        // Revealed numbers at the slots some rule of order ≥ 3 uses.
+        // Numbers at the slots some rule of order ≥ 3 uses that can be a
+        // focus of such a rule.
         let mut candidates = 0u32;
         let mut slots = index.slots_above_2;
         while slots != 0 {
@@ -1351,7 +1452,7 @@ impl<S: FocusSource> Scan<'_, S> {
             let (dr, dc) = slot_offset(s);
             if let Some((rr, cc)) = self.offset(r, c, dr, dc) {
                 let f = self.src.get(rr, cc);
-                if f.value != NOT_FOCUS {
+                if f.orders & ORDERS_ABOVE_2 != 0 {
                     place.near[s as usize] = f;
                     candidates |= 1 << s;
                 }
@@ -1362,7 +1463,8 @@ impl<S: FocusSource> Scan<'_, S> {
             return Ok(());
         }
         for order in 3..=index.max_order {
-            if index.admissible[order] & fa_bit == 0 {
+            let order_bit = 1u16 << order;
+            if fa.orders & order_bit == 0 {
                 continue;
             }
             let mut usable = 0u32;
@@ -1370,7 +1472,7 @@ impl<S: FocusSource> Scan<'_, S> {
             while c2 != 0 {
                 let s = c2.trailing_zeros();
                 c2 &= c2 - 1;
-                if index.admissible[order] & place.near[s as usize].admissible_bit() != 0 {
+                if place.near[s as usize].orders & order_bit != 0 {
                     usable |= 1 << s;
                 }
             }
@@ -1378,7 +1480,7 @@ impl<S: FocusSource> Scan<'_, S> {
                 continue;
             }
             let closed = (fa.spread as u64) << ANCHOR_SHIFT;
-            let values = (fa.value as u128) << KEY_VALUES_SHIFT;
+            let values = (fa.value() as u128) << KEY_VALUES_SHIFT;
             self.extend(order, &place, usable, required_bit, 0, 1, closed, values)?;
         }
         Ok(())
@@ -1421,7 +1523,7 @@ impl<S: FocusSource> Scan<'_, S> {
             choices &= choices - 1;
             let f = place.near[s as usize];
             let closed2 = closed | (f.spread as u64) << slot_shift(s);
-            let values2 = values | (f.value as u128) << (KEY_VALUES_SHIFT + 4 * depth as u32);
+            let values2 = values | (f.value() as u128) << (KEY_VALUES_SHIFT + 4 * depth as u32);
             let prefix2 = prefix | 1 << s;
             if depth + 1 == order {
                 if prefix2 & required_bit != required_bit {
@@ -1445,19 +1547,21 @@ impl<S: FocusSource> Scan<'_, S> {
         Ok(())
     }
 
-    /// Applies every entry of the chain starting at `head` to the placement
-    /// anchored at `(r, c)` with foci at `slot_set`.
+    /// Applies every entry of the chain in `entries` starting at `head` to
+    /// the placement anchored at `(r, c)` with foci at `slot_set`.
     #[inline]
     fn apply_chain(
         &mut self,
+        entries: &[Entry],
         mut head: u32,
         r: usize,
         c: usize,
         slot_set: u32,
     ) -> Result<(), Contradiction> {
         while head != NO_ENTRY {
-            self.apply(head as usize, r, c, slot_set)?;
-            head = self.index.entries[head as usize].next;
+            let entry = entries[head as usize];
+            self.apply(entry, r, c, slot_set)?;
+            head = entry.next;
         }
         Ok(())
     }
@@ -1465,9 +1569,14 @@ impl<S: FocusSource> Scan<'_, S> {
     /// The key matched: the foci have the pattern's values and `U`'s closed
     /// cells are exactly the pattern's. Runs the entry's remaining tests and
     /// applies it.
-    fn apply(&mut self, e: usize, r: usize, c: usize, slot_set: u32) -> Result<(), Contradiction> {
+    fn apply(
+        &mut self,
+        entry: Entry,
+        r: usize,
+        c: usize,
+        slot_set: u32,
+    ) -> Result<(), Contradiction> {
         let index = self.index;
-        let entry = index.entries[e];
         let grid = self.grid;
         if entry.walls != 0 && entry.walls & !outside_mask(grid, r, c) != 0 {
             return Ok(());
@@ -1744,18 +1853,27 @@ mod tests {
     #[test]
     fn focus_info_reads_effective_values_and_closed_masks() {
         let b = board(&["?*?", "?3.", "2??"]);
-        let f = focus_info(b.cells(), b.grid(), 1, 1);
-        assert_eq!((f.value, f.unknown), (2, 5));
-        assert_eq!(f.mask9, 0b110_001_101);
+        let every: FocusClasses = [ORDER_1; 81];
+        let f = focus_info(b.cells(), b.grid(), &every, 1, 1);
+        assert_eq!(f.value(), 2);
+        assert_eq!(f.order1, 2 * 512 + 0b110_001_101);
         assert_eq!(f.spread, 0b11 << 19 | 1 << 9 | 0b101);
         // Corner: neighbours outside the field are not closed.
-        let f = focus_info(b.cells(), b.grid(), 2, 0);
-        assert_eq!((f.value, f.unknown), (2, 2));
+        let f = focus_info(b.cells(), b.grid(), &every, 2, 0);
+        assert_eq!(f.value(), 2);
         // (1,0) is the 3×3's top middle, (2,1) its middle right.
-        assert_eq!(f.mask9, 0b000_100_010);
+        assert_eq!(f.order1 & 511, 0b000_100_010);
+        // Only the orders whose foci have that value and count.
+        let mut classes: FocusClasses = [0; 81];
+        classes[2 * 9 + 2] = ORDER_2;
+        assert_eq!(
+            focus_info(b.cells(), b.grid(), &classes, 2, 0).orders,
+            ORDER_2
+        );
+        assert_eq!(focus_info(b.cells(), b.grid(), &classes, 1, 1).orders, 0);
         // Too many flags: no value any pattern has.
         let b = board(&["**", "1?"]);
-        assert_eq!(focus_info(b.cells(), b.grid(), 1, 0).value, NOT_FOCUS);
+        assert_eq!(focus_info(b.cells(), b.grid(), &every, 1, 0).orders, 0);
     }
 
     #[test]
