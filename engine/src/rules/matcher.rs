@@ -1898,4 +1898,150 @@ mod tests {
         let mut out = vec![(f(3, Value::Safe), 1), (f(3, Value::Mine), 2)];
         assert_eq!(finish(&mut out, 0).unwrap_err().cells, vec![3]);
     }
+
+    /// `one_one_wall` with its walls read as open cells: the same key in
+    /// every orientation, different walls.
+    fn one_one_open() -> Rule {
+        let mut rule = one_one_wall();
+        for cell in &mut rule.pattern.cells {
+            if *cell == Wall {
+                *cell = Open;
+            }
+        }
+        rule.canonical()
+    }
+
+    #[test]
+    fn images_with_one_key_and_different_walls_share_a_chain() {
+        let index = RuleIndex::from_rules(&[one_one_wall(), one_one_open()]);
+        let stats = index.stats();
+        assert_eq!(stats.images_by_order[2], 16);
+        assert_eq!(stats.multi_keys, 8);
+        assert_eq!(stats.entries, 16);
+        assert_eq!(stats.checked_entries, 8);
+        // In the corner both match (outside the field counts as open).
+        let mut out = Vec::new();
+        index.find(&board(&["11.", "???"]), None, &mut out).unwrap();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].0.cell, 5);
+        // Away from the walls only the open one, whichever entry of the
+        // chain comes first.
+        for rules in [
+            [one_one_wall(), one_one_open()],
+            [one_one_open(), one_one_wall()],
+        ] {
+            let index = RuleIndex::from_rules(&rules);
+            let mut out = Vec::new();
+            index
+                .find(&board(&["....", ".11.", ".???"]), None, &mut out)
+                .unwrap();
+            let expected = Forced {
+                cell: 11,
+                value: Value::Safe,
+            };
+            assert_eq!(out, vec![(expected, 2)]);
+        }
+    }
+
+    #[test]
+    fn identical_images_of_different_rules_are_merged() {
+        let rule = one_one_wall();
+        let index = RuleIndex::from_rules(&[rule.clone(), rule.clone()]);
+        assert_eq!(index.len(), 2);
+        assert_eq!(index.stats().entries, 8);
+        // A forbidden rule with the same pattern makes the merged entries
+        // forbidden, in either order.
+        let mut forbidden = rule.clone();
+        forbidden.kind = RuleKind::Forbidden;
+        forbidden.safe = 0;
+        for rules in [
+            [rule.clone(), forbidden.clone()],
+            [forbidden.clone(), rule.clone()],
+        ] {
+            let index = RuleIndex::from_rules(&rules);
+            let stats = index.stats();
+            assert_eq!((stats.entries, stats.forbidden_entries), (8, 8));
+            let err = index
+                .find(&board(&["11.", "???"]), None, &mut Vec::new())
+                .unwrap_err();
+            assert_eq!(err.cells, vec![0, 1]);
+        }
+    }
+
+    #[test]
+    fn a_symmetric_rule_is_stored_once_per_distinct_image() {
+        // A 0 with every neighbour closed: all 8 images are the same rule.
+        let mut cells = vec![Closed; 9];
+        cells[4] = Number(0);
+        let rule = Rule {
+            pattern: Pattern::new(3, 3, cells),
+            kind: RuleKind::Forced,
+            safe: 0b111_101_111,
+            mine: 0,
+        };
+        let index = RuleIndex::from_rules(&[rule]);
+        assert_eq!(index.stats().images_by_order[1], 1);
+        assert_eq!(index.stats().entries, 1);
+        // `2 2` over two closed cells, open around: both are mines. The
+        // rule is its own left-right mirror image: 4 distinct images.
+        let mut cells = vec![Open; 12];
+        cells[5] = Number(2);
+        cells[6] = Number(2);
+        cells[9] = Closed;
+        cells[10] = Closed;
+        let rule = Rule {
+            pattern: Pattern::new(3, 4, cells),
+            kind: RuleKind::Forced,
+            safe: 0,
+            mine: 1 << 9 | 1 << 10,
+        };
+        let index = RuleIndex::from_rules(&[rule.canonical()]);
+        assert_eq!(index.stats().images_by_order[2], 4);
+    }
+
+    #[test]
+    fn every_way_of_reading_the_numbers_agrees() {
+        let index = RuleIndex::from_rules(&[one_one_wall(), one_one_open()]);
+        // A board wider and taller than the cache (8 × 16), numbers
+        // everywhere: cache lines are reused across dirty numbers.
+        let rows: Vec<String> = (0..20)
+            .map(|r| {
+                (0..37)
+                    .map(|c| match (r % 3, c % 5) {
+                        (2, _) => '?',
+                        (_, 3) | (_, 4) => '.',
+                        _ => '1',
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let b = board(&rows);
+        let numbers: Vec<u32> = (0..b.grid().len() as u32)
+            .filter(|&i| matches!(b.cell(i), Cell::Revealed(_)))
+            .collect();
+        let mut full = Vec::new();
+        index
+            .find_with(&b, None, FociReading::Table, &mut full)
+            .unwrap();
+        assert!(!full.is_empty());
+        for reading in [
+            FociReading::Auto,
+            FociReading::Table,
+            FociReading::Live,
+            FociReading::Cached,
+        ] {
+            let mut all = Vec::new();
+            index.find_with(&b, None, reading, &mut all).unwrap();
+            assert_eq!(all, full, "{reading:?}");
+            // Every number dirty, in a scattered order.
+            let mut scattered = numbers.clone();
+            scattered.sort_by_key(|&i| (i * 7919) % 1009);
+            let mut dirty = Vec::new();
+            index
+                .find_with(&b, Some(&scattered), reading, &mut dirty)
+                .unwrap();
+            assert_eq!(dirty, full, "{reading:?}");
+        }
+    }
 }
