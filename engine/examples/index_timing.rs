@@ -218,6 +218,22 @@ fn main() {
     let repeats: usize = args.next().map_or(5, |s| s.parse().expect("REPEATS"));
 
     let bytes = std::fs::read(&path).expect("read rulebase");
+    // `INDEX_TIMING_COLD=1`: load and index once, in this fresh process (as
+    // the CLI does: no memory reused from an earlier build), and stop.
+    if std::env::var_os("INDEX_TIMING_COLD").is_some() {
+        let t0 = Instant::now();
+        let rb = Rulebase::from_trusted_bytes(&bytes).expect("valid rulebase");
+        let t1 = Instant::now();
+        let ix = RuleIndex::new(&rb);
+        let t2 = Instant::now();
+        println!(
+            "{path} cold: from_trusted_bytes {:.2} ms, RuleIndex::new {:.2} ms ({} rules)",
+            ms(t1 - t0),
+            ms(t2 - t1),
+            ix.len()
+        );
+        return;
+    }
     let (t_load, rb) = best_of(repeats, || {
         Rulebase::from_bytes(&bytes).expect("valid rulebase")
     });

@@ -521,16 +521,10 @@ pub struct RuleIndex {
     rejected: Vec<RejectedRule>,
 }
 
-/// Flags of a constrained non-focus cell of a rule ([`CheckedRule`]).
-const CELL_CLOSED: u8 = 1;
-const CELL_WALL: u8 = 2;
-const CELL_SAFE: u8 = 4;
-const CELL_MINE: u8 = 8;
-
 /// A rule checked once in its own orientation, reduced to what its images
-/// need: its foci and the few non-focus cells that set a bit (`Closed` or
-/// `Wall` cells of `U`, conclusions), plus the non-`Any` cells outside `U`.
-/// `Open` cells of `U` set no bit and are not listed.
+/// need: its foci, the cells of `U` that set a frame bit, by kind, and the
+/// non-`Any` cells outside `U`. (`Open` cells of `U` set no bit and are not
+/// listed.)
 #[derive(Default)]
 struct CheckedRule {
     h: usize,
@@ -538,8 +532,12 @@ struct CheckedRule {
     forbidden: bool,
     /// `(r, c, value)`, row-major.
     foci: Vec<(u8, u8, u8)>,
-    /// `(r, c, flags)`: `CELL_*` bits.
-    marked: Vec<(u8, u8, u8)>,
+    /// `(r, c)` of the `Closed` and `Wall` cells of `U`, and of the cells
+    /// concluded safe and mine (all `Closed` cells of `U`).
+    closed: Vec<(u8, u8)>,
+    walls: Vec<(u8, u8)>,
+    safe: Vec<(u8, u8)>,
+    mine: Vec<(u8, u8)>,
     /// `(r, c, cell)`: non-`Any` cells outside `U`.
     outside: Vec<(u8, u8, PatternCell)>,
     /// `(value, closed neighbours)` of every focus.
@@ -548,130 +546,118 @@ struct CheckedRule {
 
 impl CheckedRule {
     /// Checks `rule` and fills `self` with it (the buffers are reused from
-    /// rule to rule). The checks and their messages follow the rule's own
-    /// orientation; none of them depends on the orientation except the
-    /// distance of the foci from the anchor, checked per image.
+    /// rule to rule). None of the checks depends on the orientation except
+    /// the distance of the foci from the anchor, checked per image.
     fn check(&mut self, rule: &Rule) -> Result<(), String> {
+        if self.fill(rule) {
+            return Ok(());
+        }
+        Err(match rejection(rule) {
+            Err(reason) => reason,
+            // `fill` and `rejection` make the same checks.
+            Ok(()) => "breaks the rule invariants".into(),
+        })
+    }
+
+    /// Fills `self` from `rule`, checking it on bit masks of the pattern
+    /// (bit `r·w + c`); false if it breaks an invariant.
+    fn fill(&mut self, rule: &Rule) -> bool {
         let p = &rule.pattern;
         let (h, w) = (p.h as usize, p.w as usize);
+        let n = p.cells.len();
         self.h = h;
         self.w = w;
+        self.forbidden = rule.kind == RuleKind::Forbidden;
         self.foci.clear();
-        self.marked.clear();
+        self.closed.clear();
+        self.walls.clear();
+        self.safe.clear();
+        self.mine.clear();
         self.outside.clear();
         self.focus_kinds.clear();
-        let order = p
-            .cells
-            .iter()
-            .filter(|c| matches!(c, PatternCell::Number(_)))
-            .count();
-        if order == 0 {
-            return Err("no focus number".into());
+        if n != h * w || n > 64 || n == 0 {
+            return false;
         }
-        if order > MAX_ORDER {
-            return Err(format!("order {order} above the supported {MAX_ORDER}"));
-        }
-        if p.cells.len() > 64 {
-            return Err(format!("pattern {}×{} has more than 64 cells", p.h, p.w));
-        }
-        if p.cells.len() != h * w {
-            return Err(format!(
-                "pattern {}×{} has {} cells",
-                p.h,
-                p.w,
-                p.cells.len()
-            ));
-        }
+        let inside = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         // Conclusion bits beyond the pattern name no cell.
-        let inside = if h * w == 64 {
-            u64::MAX
-        } else {
-            (1u64 << (h * w)) - 1
-        };
         let (safe, mine) = (rule.safe & inside, rule.mine & inside);
-        self.forbidden = rule.kind == RuleKind::Forbidden;
-        if !self.forbidden && (safe | mine) == 0 {
-            return Err("forced rule with an empty conclusion".into());
+        if (!self.forbidden && safe | mine == 0) || safe & mine != 0 {
+            return false;
         }
-        if safe & mine != 0 {
-            return Err("a cell concluded both safe and mine".into());
-        }
-        let (hi, wi) = (h as isize, w as isize);
-        let at = |r: isize, c: isize| -> Option<PatternCell> {
-            (r >= 0 && c >= 0 && r < hi && c < wi).then(|| p.cells[(r * wi + c) as usize])
-        };
+        let (mut any, mut wall, mut closed) = (0u64, 0u64, 0u64);
+        let (mut r, mut c) = (0usize, 0usize);
         for (i, &cell) in p.cells.iter().enumerate() {
-            if let PatternCell::Number(v) = cell {
-                let (r, c) = (i / w, i % w);
-                if v > 8 {
-                    return Err(format!("focus at ({r},{c}) has value {v} above 8"));
-                }
-                self.foci.push((r as u8, c as u8, v));
-            }
-        }
-        let (ar, ac) = (self.foci[0].0 as isize, self.foci[0].1 as isize);
-        let mut union = 0u64;
-        for &(r, c, v) in &self.foci {
-            let (r, c) = (r as isize, c as isize);
-            // The focus itself is in `U` too.
-            union |= 1 << (r * wi + c);
-            let mut closed = 0u8;
-            for dr in -1..=1 {
-                for dc in -1..=1 {
-                    if dr == 0 && dc == 0 {
-                        continue;
-                    }
-                    match at(r + dr, c + dc) {
-                        None | Some(PatternCell::Any) => {
-                            return Err(format!(
-                            "neighbour ({},{}) of focus ({r},{c}) is not in the pattern or is Any",
-                            r + dr,
-                            c + dc
-                        ))
-                        }
-                        Some(PatternCell::Closed) => closed += 1,
-                        Some(_) => {}
-                    }
-                    union |= 1 << ((r + dr) * wi + c + dc);
-                }
-            }
-            self.focus_kinds.push((v, closed));
-            if (r - ar) > 3 || (c - ac).abs() > 3 {
-                return Err(far_focus((r, c), (ar, ac)));
-            }
-        }
-        for (i, &cell) in p.cells.iter().enumerate() {
-            let (r, c) = (i / w, i % w);
             let bit = 1u64 << i;
-            let concluded = (safe | mine) & bit != 0;
-            if concluded && cell != PatternCell::Closed {
-                return Err(format!("conclusion on ({r},{c}), which is not Closed"));
+            match cell {
+                PatternCell::Any => any |= bit,
+                PatternCell::Wall => wall |= bit,
+                PatternCell::Open => {}
+                PatternCell::Closed => closed |= bit,
+                PatternCell::Number(v) => {
+                    if v > 8 || self.foci.len() == MAX_ORDER {
+                        return false;
+                    }
+                    self.foci.push((r as u8, c as u8, v));
+                }
             }
-            if union & bit != 0 {
-                let mut flags = match cell {
-                    PatternCell::Closed => CELL_CLOSED,
-                    PatternCell::Wall => CELL_WALL,
-                    _ => 0,
-                };
-                if safe & bit != 0 {
-                    flags |= CELL_SAFE;
-                }
-                if mine & bit != 0 {
-                    flags |= CELL_MINE;
-                }
-                if flags != 0 {
-                    self.marked.push((r as u8, c as u8, flags));
-                }
-            } else {
-                if concluded {
-                    return Err(format!("conclusion on ({r},{c}), next to no focus"));
-                }
-                if cell != PatternCell::Any {
-                    self.outside.push((r as u8, c as u8, cell));
-                }
+            c += 1;
+            if c == w {
+                c = 0;
+                r += 1;
             }
         }
-        Ok(())
+        let Some(&(ar, ac, _)) = self.foci.first() else {
+            return false;
+        };
+        let (ar, ac) = (ar as usize, ac as usize);
+        let mut union = 0u64;
+        for &(fr, fc, v) in &self.foci {
+            let (fr, fc) = (fr as usize, fc as usize);
+            // Every neighbour inside the pattern; at most 3 rows below and
+            // 3 columns beside the first focus (row-major: never above).
+            if fr == 0 || fc == 0 || fr + 1 >= h || fc + 1 >= w {
+                return false;
+            }
+            if fr - ar > 3 || fc.abs_diff(ac) > 3 {
+                return false;
+            }
+            let row = 0b111u64 << (fc - 1);
+            let block = row << ((fr - 1) * w) | row << (fr * w) | row << ((fr + 1) * w);
+            if block & any != 0 {
+                return false;
+            }
+            self.focus_kinds
+                .push((v, (block & closed).count_ones() as u8));
+            union |= block;
+        }
+        // Conclusions only on `Closed` cells next to a focus.
+        if (safe | mine) & !(closed & union) != 0 {
+            return false;
+        }
+        // (3 ≤ w ≤ 21 here: a focus has a column either side, n ≤ 64.)
+        let row_mask = u64::MAX >> (64 - w);
+        for r in 0..h {
+            let row = |mask: u64| mask >> (r * w) & row_mask;
+            for (mask, list) in [
+                (closed & union, &mut self.closed),
+                (wall & union, &mut self.walls),
+                (safe, &mut self.safe),
+                (mine, &mut self.mine),
+            ] {
+                let mut bits = row(mask);
+                while bits != 0 {
+                    list.push((r as u8, bits.trailing_zeros() as u8));
+                    bits &= bits - 1;
+                }
+            }
+            let mut outside = row(inside & !union & !any);
+            while outside != 0 {
+                let c = outside.trailing_zeros() as usize;
+                outside &= outside - 1;
+                self.outside.push((r as u8, c as u8, p.cells[r * w + c]));
+            }
+        }
+        true
     }
 
     /// The image under symmetry `sym`, its extra cells appended to
@@ -683,20 +669,23 @@ impl CheckedRule {
         } else {
             (self.h, self.w)
         };
-        // Where cell (r, c) of the rule lands in the image.
+        // Cell (r, c) of the rule lands on (r0 + rr·r + rc·c, c0 + cr·r +
+        // cc·c) of the image.
+        let (mut rr, mut rc, mut cr, mut cc) = if transpose {
+            (0isize, 1isize, 1isize, 0isize)
+        } else {
+            (1, 0, 0, 1)
+        };
+        let (mut r0, mut c0) = (0isize, 0isize);
+        if flip_rows {
+            (r0, rr, rc) = (h2 as isize - 1, -rr, -rc);
+        }
+        if flip_cols {
+            (c0, cr, cc) = (w2 as isize - 1, -cr, -cc);
+        }
         let map = |r: u8, c: u8| -> (isize, isize) {
-            let (mut r2, mut c2) = if transpose {
-                (c as isize, r as isize)
-            } else {
-                (r as isize, c as isize)
-            };
-            if flip_rows {
-                r2 = h2 as isize - 1 - r2;
-            }
-            if flip_cols {
-                c2 = w2 as isize - 1 - c2;
-            }
-            (r2, c2)
+            let (r, c) = (r as isize, c as isize);
+            (r0 + rr * r + rc * c, c0 + cr * r + cc * c)
         };
         // Foci in the image's row-major order: the anchor first.
         let mut foci = [(0isize, 0isize, 0u8); MAX_ORDER];
@@ -723,26 +712,17 @@ impl CheckedRule {
             slot_set |= 1 << slot;
             values |= (v as u128) << (KEY_VALUES_SHIFT + 4 * k as u32);
         }
-        let frame_bit = |r2: isize, c2: isize| -> u64 {
-            1u64 << ((r2 - ar + ANCHOR_FRAME_ROW) * FRAME_W as isize + c2 - ac + ANCHOR_FRAME_COL)
+        // The frame bit of rule cell (r, c) is (r2 − ar + 1)·9 + c2 − ac + 4
+        // = base + kr·r + kc·c: inside the frame for every cell of `U`.
+        let kr = FRAME_W as isize * rr + cr;
+        let kc = FRAME_W as isize * rc + cc;
+        let base = (r0 - ar + ANCHOR_FRAME_ROW) * FRAME_W as isize + c0 - ac + ANCHOR_FRAME_COL;
+        let frame = |cells: &[(u8, u8)]| {
+            cells.iter().fold(0u64, |m, &(r, c)| {
+                m | 1 << (base + kr * r as isize + kc * c as isize)
+            })
         };
-        let (mut closed, mut walls, mut safe, mut mine) = (0u64, 0u64, 0u64, 0u64);
-        for &(r, c, flags) in &self.marked {
-            let (r2, c2) = map(r, c);
-            let bit = frame_bit(r2, c2);
-            if flags & CELL_CLOSED != 0 {
-                closed |= bit;
-            }
-            if flags & CELL_WALL != 0 {
-                walls |= bit;
-            }
-            if flags & CELL_SAFE != 0 {
-                safe |= bit;
-            }
-            if flags & CELL_MINE != 0 {
-                mine |= bit;
-            }
-        }
+        let closed = frame(&self.closed);
         let extras_start = extras.len();
         for &(r, c, cell) in &self.outside {
             let (r2, c2) = map(r, c);
@@ -765,14 +745,112 @@ impl CheckedRule {
         };
         Ok(Image {
             key,
-            walls,
-            safe,
-            mine,
+            walls: frame(&self.walls),
+            safe: frame(&self.safe),
+            mine: frame(&self.mine),
             slot_set,
             shape: [h2 as u8, w2 as u8, ar as u8, ac as u8],
             extras: (extras_start as u32, (extras.len() - extras_start) as u32),
         })
     }
+}
+
+/// Why `rule` breaks the rule invariants (or cannot be indexed): the first
+/// failing check, in the rule's own orientation, or `Ok` if none fails.
+/// Only called for rules [`CheckedRule::fill`] refused, to name the reason.
+fn rejection(rule: &Rule) -> Result<(), String> {
+    let p = &rule.pattern;
+    let (h, w) = (p.h as usize, p.w as usize);
+    let mut foci: Vec<(u8, u8, u8)> = Vec::new();
+    let order = p
+        .cells
+        .iter()
+        .filter(|c| matches!(c, PatternCell::Number(_)))
+        .count();
+    if order == 0 {
+        return Err("no focus number".into());
+    }
+    if order > MAX_ORDER {
+        return Err(format!("order {order} above the supported {MAX_ORDER}"));
+    }
+    if p.cells.len() > 64 {
+        return Err(format!("pattern {}×{} has more than 64 cells", p.h, p.w));
+    }
+    if p.cells.len() != h * w {
+        return Err(format!(
+            "pattern {}×{} has {} cells",
+            p.h,
+            p.w,
+            p.cells.len()
+        ));
+    }
+    // Conclusion bits beyond the pattern name no cell.
+    let inside = if h * w == 64 {
+        u64::MAX
+    } else {
+        (1u64 << (h * w)) - 1
+    };
+    let (safe, mine) = (rule.safe & inside, rule.mine & inside);
+    let forbidden = rule.kind == RuleKind::Forbidden;
+    if !forbidden && (safe | mine) == 0 {
+        return Err("forced rule with an empty conclusion".into());
+    }
+    if safe & mine != 0 {
+        return Err("a cell concluded both safe and mine".into());
+    }
+    let (hi, wi) = (h as isize, w as isize);
+    let at = |r: isize, c: isize| -> Option<PatternCell> {
+        (r >= 0 && c >= 0 && r < hi && c < wi).then(|| p.cells[(r * wi + c) as usize])
+    };
+    for (i, &cell) in p.cells.iter().enumerate() {
+        if let PatternCell::Number(v) = cell {
+            let (r, c) = (i / w, i % w);
+            if v > 8 {
+                return Err(format!("focus at ({r},{c}) has value {v} above 8"));
+            }
+            foci.push((r as u8, c as u8, v));
+        }
+    }
+    let (ar, ac) = (foci[0].0 as isize, foci[0].1 as isize);
+    let mut union = 0u64;
+    for &(r, c, _) in &foci {
+        let (r, c) = (r as isize, c as isize);
+        // The focus itself is in `U` too.
+        union |= 1 << (r * wi + c);
+        for dr in -1..=1 {
+            for dc in -1..=1 {
+                if dr == 0 && dc == 0 {
+                    continue;
+                }
+                match at(r + dr, c + dc) {
+                    None | Some(PatternCell::Any) => {
+                        return Err(format!(
+                            "neighbour ({},{}) of focus ({r},{c}) is not in the pattern or is Any",
+                            r + dr,
+                            c + dc
+                        ))
+                    }
+                    Some(_) => {}
+                }
+                union |= 1 << ((r + dr) * wi + c + dc);
+            }
+        }
+        if (r - ar) > 3 || (c - ac).abs() > 3 {
+            return Err(far_focus((r, c), (ar, ac)));
+        }
+    }
+    for (i, &cell) in p.cells.iter().enumerate() {
+        let (r, c) = (i / w, i % w);
+        let bit = 1u64 << i;
+        let concluded = (safe | mine) & bit != 0;
+        if concluded && cell != PatternCell::Closed {
+            return Err(format!("conclusion on ({r},{c}), which is not Closed"));
+        }
+        if union & bit == 0 && concluded {
+            return Err(format!("conclusion on ({r},{c}), next to no focus"));
+        }
+    }
+    Ok(())
 }
 
 fn far_focus((r, c): (isize, isize), (ar, ac): (isize, isize)) -> String {
