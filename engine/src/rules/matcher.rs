@@ -89,7 +89,7 @@
 use crate::board::{Board, Cell, Contradiction, Forced, Value};
 use crate::grid::Grid;
 use crate::rules::{PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES};
-use hashbrown::{HashMap, HashTable};
+use hashbrown::HashMap;
 use std::fmt;
 
 /// Width of the frame (columns `anchor col − 4 ..= anchor col + 4`).
@@ -393,16 +393,6 @@ impl KeyFilter {
     }
 }
 
-/// A key of order ≥ 2 as two words (8-byte alignment keeps the table's
-/// buckets at 24 bytes rather than the 32 a `u128` would need), with the
-/// head of its entry chain.
-#[derive(Clone, Copy, Debug)]
-struct MultiBucket {
-    lo: u64,
-    hi: u64,
-    head: u32,
-}
-
 /// A pattern cell outside the union of the foci's neighbourhoods that is
 /// not `Any`, relative to the anchor. Checked literally.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -412,21 +402,183 @@ struct ExtraCell {
     cell: PatternCell,
 }
 
-/// One image (or several identical images merged) under a key.
+/// One image (or several identical images merged), in 32 bytes: its key
+/// and conclusion, with its order and flags in the conclusion's spare high
+/// bits (frame masks use bits 0..54). Wall and extra-cell tests and further
+/// entries under the same key — rare — live in [`EntryStore`]'s maps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
+    /// The key of an order ≥ 2 entry (table slots hold only a tag); 0 for
+    /// order 1, whose table position is its key.
+    key_lo: u64,
+    key_hi: u64,
+    /// Frame bits concluded safe, plus `order << META_ORDER_SHIFT` and the
+    /// `META_*` flags.
+    safe_meta: u64,
+    /// Frame bits concluded mine.
+    mine: u64,
+}
+
+/// The frame bits of a mask.
+const FRAME_BITS: u64 = (1 << (FRAME_W * FRAME_H)) - 1;
+/// [`Entry::safe_meta`]: the order (4 bits), then flags.
+const META_ORDER_SHIFT: u32 = 54;
+/// A forbidden combination (safe and mine are 0).
+const META_FORBIDDEN: u64 = 1 << 58;
+/// Another entry follows under the same key ([`EntryStore::next`]).
+const META_NEXT: u64 = 1 << 59;
+/// The entry has wall or extra-cell tests ([`EntryStore::checks`]).
+const META_CHECKED: u64 = 1 << 60;
+
+impl Entry {
+    #[inline]
+    fn safe(self) -> u64 {
+        self.safe_meta & FRAME_BITS
+    }
+    #[inline]
+    fn order(self) -> u8 {
+        (self.safe_meta >> META_ORDER_SHIFT & 15) as u8
+    }
+    #[inline]
+    fn forbidden(self) -> bool {
+        self.safe_meta & META_FORBIDDEN != 0
+    }
+    #[inline]
+    fn key(self) -> (u64, u64) {
+        (self.key_lo, self.key_hi)
+    }
+}
+
+/// The tests of an entry beyond its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Check {
     /// Frame bits that must lie outside the field (`Wall` cells of `U`).
     walls: u64,
-    /// Conclusion, frame bits (0 for forbidden entries).
-    safe: u64,
-    mine: u64,
     /// Range in [`RuleIndex::extras`].
     extras_start: u32,
     extras_len: u32,
-    /// The next entry under the same key, or [`NO_ENTRY`].
-    next: u32,
-    order: u8,
-    forbidden: bool,
+}
+
+const NO_CHECK: Check = Check {
+    walls: 0,
+    extras_start: 0,
+    extras_len: 0,
+};
+
+/// Entries of one kind of key (order 1, or orders ≥ 2), with their rare
+/// extras.
+#[derive(Clone, Debug, Default)]
+struct EntryStore {
+    entries: Vec<Entry>,
+    /// Entry → the next entry under the same key (entries with
+    /// [`META_NEXT`]).
+    next: HashMap<u32, u32>,
+    /// Entry → its wall and extra-cell tests (entries with
+    /// [`META_CHECKED`]).
+    checks: HashMap<u32, Check>,
+}
+
+impl EntryStore {
+    #[inline]
+    fn check(&self, e: u32) -> Check {
+        if self.entries[e as usize].safe_meta & META_CHECKED == 0 {
+            NO_CHECK
+        } else {
+            self.checks[&e]
+        }
+    }
+
+    #[inline]
+    fn next(&self, e: u32) -> Option<u32> {
+        (self.entries[e as usize].safe_meta & META_NEXT != 0).then(|| self.next[&e])
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.next.capacity() * (std::mem::size_of::<(u32, u32)>() + 1)
+            + self.checks.capacity() * (std::mem::size_of::<(u32, Check)>() + 1)
+    }
+}
+
+/// The order ≥ 2 keys: open addressing with linear probing over 8-byte
+/// slots `tag << 32 | entry` (the entry holds the key), at most two thirds
+/// full. The tag (32 other bits of the hash) makes comparing a key that is
+/// not there almost never touch the entries.
+#[derive(Clone, Debug)]
+struct KeyTable {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+const EMPTY_SLOT: u64 = u64::MAX;
+
+impl KeyTable {
+    fn with_capacity(keys: usize) -> KeyTable {
+        KeyTable {
+            slots: vec![EMPTY_SLOT; keys + keys / 2 + 1],
+            len: 0,
+        }
+    }
+
+    /// First slot to probe: the hash's high bits scaled to the table.
+    #[inline]
+    fn start(&self, hash: u64) -> usize {
+        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    fn tag(hash: u64) -> u64 {
+        (hash >> 16) & 0xFFFF_FFFF
+    }
+
+    /// The entry holding key `(lo, hi)`.
+    #[inline]
+    fn find(&self, hash: u64, lo: u64, hi: u64, entries: &[Entry]) -> Option<u32> {
+        let tag = KeyTable::tag(hash);
+        let mut i = self.start(hash);
+        loop {
+            let slot = self.slots[i];
+            if slot == EMPTY_SLOT {
+                return None;
+            }
+            if slot >> 32 == tag && entries[slot as u32 as usize].key() == (lo, hi) {
+                return Some(slot as u32);
+            }
+            i += 1;
+            if i == self.slots.len() {
+                i = 0;
+            }
+        }
+    }
+
+    /// The entry holding key `(lo, hi)`, or `None` after recording `new`
+    /// for it. The table must have a free slot.
+    fn find_or_insert(
+        &mut self,
+        hash: u64,
+        lo: u64,
+        hi: u64,
+        entries: &[Entry],
+        new: u32,
+    ) -> Option<u32> {
+        let tag = KeyTable::tag(hash);
+        let mut i = self.start(hash);
+        loop {
+            let slot = self.slots[i];
+            if slot == EMPTY_SLOT {
+                self.slots[i] = tag << 32 | new as u64;
+                self.len += 1;
+                return None;
+            }
+            if slot >> 32 == tag && entries[slot as u32 as usize].key() == (lo, hi) {
+                return Some(slot as u32);
+            }
+            i += 1;
+            if i == self.slots.len() {
+                i = 0;
+            }
+        }
+    }
 }
 
 /// A rule [`RuleIndex::new`] could not index, and why (the rule breaks the
@@ -489,14 +641,15 @@ pub struct IndexStats {
 #[derive(Clone, Debug)]
 pub struct RuleIndex {
     /// Entries of order 1 (kept apart: few, and touched by most numbers).
-    entries1: Vec<Entry>,
+    entries1: EntryStore,
     /// Entries of orders ≥ 2.
-    entries: Vec<Entry>,
+    entries: EntryStore,
     extras: Vec<ExtraCell>,
     /// Order 1: `value · 512 + mask9` → chain head in `entries1`.
     order1: Vec<u32>,
-    /// Orders ≥ 2: key → chain head in `entries`, hashed with [`key_hash`].
-    multi: HashTable<MultiBucket>,
+    /// Orders ≥ 2: key → first entry in `entries`, hashed with
+    /// [`key_hash`].
+    multi: KeyTable,
     /// Bloom filter over the keys of `multi`.
     filter: KeyFilter,
     /// Per order: slot-set prefix (bit set of slots) → slots that may come
@@ -905,11 +1058,14 @@ impl RuleIndex {
             .count()
             * 8;
         let mut builder = Builder {
-            entries1: Vec::new(),
-            entries: Vec::with_capacity(images_bound),
+            entries1: EntryStore::default(),
+            entries: EntryStore {
+                entries: Vec::with_capacity(images_bound),
+                ..EntryStore::default()
+            },
             extras: Vec::new(),
             order1: vec![NO_ENTRY; 9 * 512],
-            multi: HashTable::with_capacity(images_bound),
+            multi: KeyTable::with_capacity(images_bound),
             filter: KeyFilter::new(images_bound),
         };
         let mut rejected = Vec::new();
@@ -1022,17 +1178,23 @@ impl RuleIndex {
         &self.rejected
     }
 
-    fn all_entries(&self) -> impl Iterator<Item = &Entry> {
-        self.entries1.iter().chain(&self.entries)
+    /// Every entry with its tests.
+    fn all_entries(&self) -> impl Iterator<Item = (Entry, Check)> + '_ {
+        [&self.entries1, &self.entries]
+            .into_iter()
+            .flat_map(|store| {
+                (0..store.entries.len() as u32)
+                    .map(move |e| (store.entries[e as usize], store.check(e)))
+            })
     }
 
     /// Sizes of the index.
     pub fn stats(&self) -> IndexStats {
-        let heap_bytes = (self.entries1.capacity() + self.entries.capacity())
-            * std::mem::size_of::<Entry>()
+        let heap_bytes = self.entries1.heap_bytes()
+            + self.entries.heap_bytes()
             + self.extras.capacity() * std::mem::size_of::<ExtraCell>()
             + self.order1.capacity() * std::mem::size_of::<u32>()
-            + self.multi.capacity() * (std::mem::size_of::<MultiBucket>() + 1)
+            + self.multi.slots.capacity() * std::mem::size_of::<u64>()
             + self.filter.words.len() * 8
             + self
                 .next_long
@@ -1042,13 +1204,13 @@ impl RuleIndex {
         IndexStats {
             rules_by_order: self.rules_by_order.clone(),
             images_by_order: self.images_by_order.clone(),
-            entries: self.entries1.len() + self.entries.len(),
-            forbidden_entries: self.all_entries().filter(|e| e.forbidden).count(),
-            multi_keys: self.multi.len(),
+            entries: self.entries1.entries.len() + self.entries.entries.len(),
+            forbidden_entries: self.all_entries().filter(|(e, _)| e.forbidden()).count(),
+            multi_keys: self.multi.len,
             order1_keys: self.order1.iter().filter(|&&h| h != NO_ENTRY).count(),
             checked_entries: self
                 .all_entries()
-                .filter(|e| e.walls != 0 || e.extras_len != 0)
+                .filter(|(_, check)| *check != NO_CHECK)
                 .count(),
             rejected: self.rejected.len(),
             heap_bytes,
@@ -1192,39 +1354,43 @@ impl RuleIndex {
 
 /// Stores images as entries: one chain per key, identical images merged.
 struct Builder {
-    entries1: Vec<Entry>,
-    entries: Vec<Entry>,
+    entries1: EntryStore,
+    entries: EntryStore,
     extras: Vec<ExtraCell>,
     order1: Vec<u32>,
-    multi: HashTable<MultiBucket>,
+    multi: KeyTable,
     filter: KeyFilter,
 }
 
 impl Builder {
     fn add(&mut self, order: usize, forbidden: bool, image: &Image, extras: &[ExtraCell]) {
-        let entries = if order == 1 {
+        let store = if order == 1 {
             &mut self.entries1
         } else {
             &mut self.entries
         };
-        let new = entries.len() as u32;
+        let new = store.entries.len() as u32;
+        let (key_lo, key_hi) = if order == 1 {
+            (0, 0)
+        } else {
+            (image.key as u64, (image.key >> 64) as u64)
+        };
         let head = if order == 1 {
             let slot = &mut self.order1[image.key as usize];
-            std::mem::replace(slot, if *slot == NO_ENTRY { new } else { *slot })
-        } else {
-            let (lo, hi) = (image.key as u64, (image.key >> 64) as u64);
-            let hash = key_hash(lo, hi);
-            match self
-                .multi
-                .entry(hash, |b| b.lo == lo && b.hi == hi, |b| key_hash(b.lo, b.hi))
-            {
-                hashbrown::hash_table::Entry::Occupied(o) => o.get().head,
-                hashbrown::hash_table::Entry::Vacant(v) => {
-                    v.insert(MultiBucket { lo, hi, head: new });
-                    self.filter.insert(hash);
-                    NO_ENTRY
-                }
+            let head = *slot;
+            if head == NO_ENTRY {
+                *slot = new;
             }
+            head
+        } else {
+            let hash = key_hash(key_lo, key_hi);
+            let found = self
+                .multi
+                .find_or_insert(hash, key_lo, key_hi, &store.entries, new);
+            if found.is_none() {
+                self.filter.insert(hash);
+            }
+            found.unwrap_or(NO_ENTRY)
         };
         // Same key: look for an entry with the same walls and extra cells
         // (the order follows from the key) to merge with; otherwise append
@@ -1232,44 +1398,57 @@ impl Builder {
         let mut at = head;
         let mut last = NO_ENTRY;
         while at != NO_ENTRY {
-            let e = &mut entries[at as usize];
-            if e.walls == image.walls
-                && self.extras[e.extras_start as usize..][..e.extras_len as usize] == *extras
+            let check = store.check(at);
+            if check.walls == image.walls
+                && self.extras[check.extras_start as usize..][..check.extras_len as usize]
+                    == *extras
             {
                 // Each merged conclusion is sound, so is their union; a
                 // forbidden image means no layout shows this pattern.
-                e.forbidden |= forbidden;
-                if e.forbidden {
-                    e.safe = 0;
+                let e = &mut store.entries[at as usize];
+                if forbidden || e.forbidden() {
+                    e.safe_meta = e.safe_meta & !FRAME_BITS | META_FORBIDDEN;
                     e.mine = 0;
                 } else {
-                    e.safe |= image.safe;
+                    e.safe_meta |= image.safe;
                     e.mine |= image.mine;
                 }
                 return;
             }
             last = at;
-            at = e.next;
+            at = store.next(at).unwrap_or(NO_ENTRY);
         }
         if last != NO_ENTRY {
-            entries[last as usize].next = new;
+            store.entries[last as usize].safe_meta |= META_NEXT;
+            store.next.insert(last, new);
         }
         let (safe, mine) = if forbidden {
             (0, 0)
         } else {
             (image.safe, image.mine)
         };
-        entries.push(Entry {
-            walls: image.walls,
-            safe,
+        let mut safe_meta = safe | (order as u64) << META_ORDER_SHIFT;
+        if forbidden {
+            safe_meta |= META_FORBIDDEN;
+        }
+        if image.walls != 0 || !extras.is_empty() {
+            safe_meta |= META_CHECKED;
+            store.checks.insert(
+                new,
+                Check {
+                    walls: image.walls,
+                    extras_start: self.extras.len() as u32,
+                    extras_len: extras.len() as u32,
+                },
+            );
+            self.extras.extend_from_slice(extras);
+        }
+        store.entries.push(Entry {
+            key_lo,
+            key_hi,
+            safe_meta,
             mine,
-            extras_start: self.extras.len() as u32,
-            extras_len: extras.len() as u32,
-            next: NO_ENTRY,
-            order: order as u8,
-            forbidden,
         });
-        self.extras.extend_from_slice(extras);
     }
 }
 
@@ -1498,8 +1677,8 @@ impl<S: FocusSource> Scan<'_, S> {
         if !index.filter.may_contain(hash) {
             return Ok(());
         }
-        if let Some(b) = index.multi.find(hash, |b| b.lo == lo && b.hi == hi) {
-            self.apply_chain(&index.entries, b.head, r, c, slot_set)?;
+        if let Some(head) = index.multi.find(hash, lo, hi, &index.entries.entries) {
+            self.apply_chain(&index.entries, head, r, c, slot_set)?;
         }
         Ok(())
     }
@@ -1625,21 +1804,21 @@ impl<S: FocusSource> Scan<'_, S> {
         Ok(())
     }
 
-    /// Applies every entry of the chain in `entries` starting at `head` to
+    /// Applies every entry of the chain in `store` starting at `head` to
     /// the placement anchored at `(r, c)` with foci at `slot_set`.
     #[inline]
     fn apply_chain(
         &mut self,
-        entries: &[Entry],
-        mut head: u32,
+        store: &EntryStore,
+        head: u32,
         r: usize,
         c: usize,
         slot_set: u32,
     ) -> Result<(), Contradiction> {
-        while head != NO_ENTRY {
-            let entry = entries[head as usize];
-            self.apply(entry, r, c, slot_set)?;
-            head = entry.next;
+        let mut at = Some(head).filter(|&h| h != NO_ENTRY);
+        while let Some(e) = at {
+            self.apply(store, e, r, c, slot_set)?;
+            at = store.next(e);
         }
         Ok(())
     }
@@ -1649,32 +1828,16 @@ impl<S: FocusSource> Scan<'_, S> {
     /// applies it.
     fn apply(
         &mut self,
-        entry: Entry,
+        store: &EntryStore,
+        e: u32,
         r: usize,
         c: usize,
         slot_set: u32,
     ) -> Result<(), Contradiction> {
-        let index = self.index;
+        let entry = store.entries[e as usize];
         let grid = self.grid;
-        if entry.walls != 0 && entry.walls & !outside_mask(grid, r, c) != 0 {
+        if entry.safe_meta & META_CHECKED != 0 && !self.passes(store.check(e), r, c) {
             return Ok(());
-        }
-        for x in &index.extras[entry.extras_start as usize..][..entry.extras_len as usize] {
-            let rr = r as isize + x.dr as isize;
-            let cc = c as isize + x.dc as isize;
-            let inside = rr >= 0 && cc >= 0 && (rr as usize) < grid.h && (cc as usize) < grid.w;
-            let unknown = inside && self.cells[rr as usize * grid.w + cc as usize].is_unknown();
-            let ok = match x.cell {
-                PatternCell::Any => true,
-                PatternCell::Wall => !inside,
-                PatternCell::Open => !unknown,
-                PatternCell::Closed => unknown,
-                // Every Number is a focus, inside the union; never stored.
-                PatternCell::Number(_) => false,
-            };
-            if !ok {
-                return Ok(());
-            }
         }
         let cell_of = |bit: u32| -> u32 {
             let fr = bit as usize / FRAME_W;
@@ -1683,7 +1846,7 @@ impl<S: FocusSource> Scan<'_, S> {
             let cc = (c + fc).wrapping_sub(ANCHOR_FRAME_COL as usize);
             (rr * grid.w + cc) as u32
         };
-        if entry.forbidden {
+        if entry.forbidden() {
             // A forbidden combination: no assignment of the pattern's closed
             // cells satisfies its foci (proven when the rule was made), and
             // the board shows exactly that pattern here.
@@ -1697,14 +1860,14 @@ impl<S: FocusSource> Scan<'_, S> {
             }
             return Err(Contradiction::new(
                 foci,
-                format!("a forbidden combination of order {} matches", entry.order),
+                format!("a forbidden combination of order {} matches", entry.order()),
             ));
         }
         // A sound rule matched cell by cell: its foci have exactly the
         // pattern's values and closed neighbours, so in every layout
         // consistent with these numbers the concluded cells are safe / mines
         // (each is Closed in the pattern, hence unknown here).
-        for (mut bits, value) in [(entry.safe, Value::Safe), (entry.mine, Value::Mine)] {
+        for (mut bits, value) in [(entry.safe(), Value::Safe), (entry.mine, Value::Mine)] {
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
@@ -1713,11 +1876,35 @@ impl<S: FocusSource> Scan<'_, S> {
                         cell: cell_of(b),
                         value,
                     },
-                    entry.order,
+                    entry.order(),
                 ));
             }
         }
         Ok(())
+    }
+
+    /// The wall and extra-cell tests of an entry whose key matched at the
+    /// anchor `(r, c)`.
+    fn passes(&self, check: Check, r: usize, c: usize) -> bool {
+        let grid = self.grid;
+        if check.walls & !outside_mask(grid, r, c) != 0 {
+            return false;
+        }
+        let extras = &self.index.extras[check.extras_start as usize..][..check.extras_len as usize];
+        extras.iter().all(|x| {
+            let rr = r as isize + x.dr as isize;
+            let cc = c as isize + x.dc as isize;
+            let inside = rr >= 0 && cc >= 0 && (rr as usize) < grid.h && (cc as usize) < grid.w;
+            let unknown = inside && self.cells[rr as usize * grid.w + cc as usize].is_unknown();
+            match x.cell {
+                PatternCell::Any => true,
+                PatternCell::Wall => !inside,
+                PatternCell::Open => !unknown,
+                PatternCell::Closed => unknown,
+                // Every Number is a focus, inside the union; never stored.
+                PatternCell::Number(_) => false,
+            }
+        })
     }
 }
 
