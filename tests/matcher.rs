@@ -1026,3 +1026,84 @@ fn learned_supports_are_irreducible() {
     }
     assert!(checked > 50, "only {checked} rules of order ≥ 2 learned");
 }
+
+// ---------------------------------------------------------------------------
+// Ways of reading the numbers, and split indexes
+// ---------------------------------------------------------------------------
+
+/// The full rulebase as two indexes, order 1 and orders ≥ 2 (the solver may
+/// try them in turn).
+fn split_indexes() -> &'static (RuleIndex, RuleIndex) {
+    static IX: OnceLock<(RuleIndex, RuleIndex)> = OnceLock::new();
+    IX.get_or_init(|| {
+        let (one, more): (Vec<Rule>, Vec<Rule>) = full_rulebase()
+            .0
+            .rules
+            .iter()
+            .cloned()
+            .partition(|r| r.order() == 1);
+        (RuleIndex::from_rules(&one), RuleIndex::from_rules(&more))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Every way of reading the numbers gives the same `out`, element for
+    /// element, on boards larger than the matcher's stack cache, for full
+    /// scans and for dirty lists of any length (with a repeated number and
+    /// indices off the board, which are ignored).
+    #[test]
+    fn every_reading_gives_the_same_result(
+        s in scenarios(40), seed in any::<u64>(), share in 1u32..100,
+    ) {
+        let (_, index, _) = full_rulebase();
+        let n = s.grid.len() as u32;
+        let mut rng = Rng(seed);
+        let mut dirty: Vec<u32> = (0..n).filter(|_| rng.chance(share)).collect();
+        if let Some(&d) = dirty.first() {
+            dirty.push(d);
+        }
+        dirty.extend([n, n + 7]);
+        for list in [None, Some(&dirty[..])] {
+            let mut expected = Vec::new();
+            index.find_with(&s.board, list, FociReading::Table, &mut expected).unwrap();
+            for reading in [FociReading::Auto, FociReading::Live, FociReading::Cached] {
+                let mut got = Vec::new();
+                index.find_with(&s.board, list, reading, &mut got).unwrap();
+                prop_assert_eq!(&got, &expected, "{:?}, dirty: {}", reading, list.is_some());
+            }
+        }
+    }
+
+    /// An order-1 index and an order-≥2 index each prove what the naive
+    /// matcher proves with rules of their orders, and together what the
+    /// whole index proves, for full scans and dirty lists.
+    #[test]
+    fn split_indexes_prove_their_orders(s in scenarios(16), seed in any::<u64>()) {
+        let (_, index, images) = full_rulebase();
+        let (one, more) = split_indexes();
+        prop_assert_eq!(one.max_order(), 1);
+        prop_assert_eq!(more.rules_by_order()[1], 0);
+        prop_assert_eq!(one.len() + more.len(), index.len());
+        let (naive, _) = naive_matches(images, &s.board);
+        let naive_of = |keep: fn(u8) -> bool| {
+            lowest(naive.iter().filter(|p| keep(p.order)).map(|p| (p.forced, p.order)))
+        };
+        let got1 = lowest(find_all(one, &s.board, None));
+        let got2 = lowest(find_all(more, &s.board, None));
+        prop_assert_eq!(&got1, &naive_of(|o| o == 1));
+        prop_assert_eq!(&got2, &naive_of(|o| o >= 2));
+        let union = |a: &BTreeMap<Forced, u8>, b: &BTreeMap<Forced, u8>| {
+            lowest(a.iter().chain(b).map(|(f, o)| (*f, *o)))
+        };
+        prop_assert_eq!(union(&got1, &got2), lowest(find_all(index, &s.board, None)));
+        let mut rng = Rng(seed);
+        let dirty: Vec<u32> = (0..s.grid.len() as u32)
+            .filter(|&i| matches!(s.board.cell(i), Cell::Revealed(_)) && rng.chance(30))
+            .collect();
+        let d1 = lowest(find_all(one, &s.board, Some(&dirty)));
+        let d2 = lowest(find_all(more, &s.board, Some(&dirty)));
+        prop_assert_eq!(union(&d1, &d2), lowest(find_all(index, &s.board, Some(&dirty))));
+    }
+}

@@ -461,6 +461,24 @@ impl Rulebase {
     /// Reads a rulebase from file bytes, checking everything listed in the
     /// module docs. Never panics.
     pub fn from_bytes(bytes: &[u8]) -> Result<Rulebase, RulebaseError> {
+        Rulebase::decode(bytes, Checks::Full)
+    }
+
+    /// Reads a rulebase from bytes known to be a valid file — the rulebase
+    /// embedded in the binary, whose bytes a test checks in full with
+    /// [`Rulebase::from_bytes`]. Checks magic, version, section lengths and
+    /// the checksum, and decodes the header and the packed stream (a
+    /// malformed stream is still an error), but skips the per-rule checks:
+    /// structure ([`check_structure`]), canonical form, strict order, and
+    /// the header's counts against the rules. On valid bytes the result
+    /// equals [`Rulebase::from_bytes`]'s; on bytes that pass the checksum
+    /// but break those invariants the rules may break them too (the
+    /// matcher still rejects malformed rules). Never panics.
+    pub fn from_trusted_bytes(bytes: &[u8]) -> Result<Rulebase, RulebaseError> {
+        Rulebase::decode(bytes, Checks::Trusted)
+    }
+
+    fn decode(bytes: &[u8], checks: Checks) -> Result<Rulebase, RulebaseError> {
         let mut cursor = Cursor { bytes, pos: 0 };
         let magic = cursor.take(MAGIC.len(), "magic bytes").map_err(|e| {
             // A short file that is not even a prefix of the magic is simply
@@ -508,8 +526,8 @@ impl Rulebase {
         let packed: PackedRules = bincode_options(payload_len as u64)
             .deserialize(payload_bytes)
             .map_err(|e| corrupt(format!("unreadable payload: {e}")))?;
-        let (rules, counts) = unpack_rules(&packed, header.rule_count)?;
-        if counts != header.counts {
+        let (rules, counts) = unpack_rules(&packed, header.rule_count, checks)?;
+        if checks == Checks::Full && counts != header.counts {
             return Err(corrupt(
                 "the header's rule counts per order, window and kind disagree with the rules",
             ));
@@ -702,11 +720,22 @@ fn pack_rules(rules: &[Rule]) -> PackedRules {
     }
 }
 
-/// Decodes `rule_count` rules from the packed stream, checks each one
-/// ([`ListChecker`]) and counts them per order, window and kind.
+/// How much [`Rulebase::decode`] checks beyond the file's framing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Checks {
+    /// Every rule ([`ListChecker`]) and the header's counts.
+    Full,
+    /// Neither: the bytes are known to be valid.
+    Trusted,
+}
+
+/// Decodes `rule_count` rules from the packed stream. With
+/// [`Checks::Full`], checks each one ([`ListChecker`]) and counts them per
+/// order, window and kind (with [`Checks::Trusted`] the counts are empty).
 fn unpack_rules(
     packed: &PackedRules,
     rule_count: u64,
+    checks: Checks,
 ) -> Result<(Vec<Rule>, Vec<CountEntry>), RulebaseError> {
     let byte_len = packed.bit_len.div_ceil(8);
     if byte_len != packed.bytes.len() as u64 {
@@ -792,8 +821,10 @@ fn unpack_rules(
             )));
         }
         let rule = rule_of_symbols(h, w, kind, &symbols[..n]);
-        checker.check(index, &rule, rules.last())?;
-        counts.add(rule.order(), rule.window(), kind);
+        if checks == Checks::Full {
+            checker.check(index, &rule, rules.last())?;
+            counts.add(rule.order(), rule.window(), kind);
+        }
         rules.push(rule);
         previous = Some((h, w));
         std::mem::swap(&mut previous_symbols, &mut symbols);
@@ -1216,6 +1247,67 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The trusted loader gives exactly what the full one gives on valid
+    /// files: the committed fixture and the committed default rulebase.
+    #[test]
+    fn trusted_loader_agrees_with_from_bytes_on_committed_files() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+        for file in ["tests/fixtures/v1-small.rules", "rules/default.rules"] {
+            let bytes = std::fs::read(format!("{root}/{file}")).unwrap();
+            let full = Rulebase::from_bytes(&bytes).unwrap();
+            let trusted = Rulebase::from_trusted_bytes(&bytes).unwrap();
+            assert!(!full.rules.is_empty(), "{file}");
+            assert_eq!(trusted, full, "{file}");
+        }
+    }
+
+    /// It still checks the framing (magic, version, lengths, checksum) and
+    /// the stream, but not the rules themselves.
+    #[test]
+    fn trusted_loader_checks_framing_but_not_rules() {
+        let rb = Rulebase {
+            settings: settings(),
+            rules: sample(),
+        };
+        let bytes = rb.to_bytes();
+        let mut bad_magic = bytes.clone();
+        bad_magic[0] ^= 1;
+        assert!(matches!(
+            Rulebase::from_trusted_bytes(&bad_magic),
+            Err(RulebaseError::BadMagic)
+        ));
+        let mut bad_version = bytes.clone();
+        bad_version[8] = 2;
+        assert!(matches!(
+            Rulebase::from_trusted_bytes(&bad_version),
+            Err(RulebaseError::UnsupportedVersion { found: 2, .. })
+        ));
+        assert!(matches!(
+            Rulebase::from_trusted_bytes(&bytes[..bytes.len() - 1]),
+            Err(RulebaseError::Truncated { .. })
+        ));
+        let mut flipped = bytes.clone();
+        let last_payload_byte = bytes.len() - 5;
+        flipped[last_payload_byte] ^= 0x10;
+        assert!(matches!(
+            Rulebase::from_trusted_bytes(&flipped),
+            Err(RulebaseError::ChecksumMismatch { .. })
+        ));
+        // Out of order: refused by the full loader, decoded as stored by
+        // the trusted one.
+        let mut rules = sample();
+        rules.swap(1, 2);
+        let unsorted = unchecked_file(&rules, |_| {});
+        assert!(matches!(
+            Rulebase::from_bytes(&unsorted),
+            Err(RulebaseError::InvalidRule { index: 2, .. })
+        ));
+        assert_eq!(
+            Rulebase::from_trusted_bytes(&unsorted).unwrap().rules,
+            rules
+        );
     }
 
     #[test]

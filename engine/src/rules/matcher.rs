@@ -39,24 +39,47 @@
 //! then the (usually absent) wall and extra-cell tests of the entries found.
 //!
 //! - Order 1 has no slots and its key is `(value, 3×3 closed mask)`: a dense
-//!   table of `9 × 512` entry ranges, no hashing.
-//! - Orders ≥ 2 share one `hashbrown` map `key → entry range` (the key
+//!   table of `9 × 512` chain heads, no hashing.
+//! - Orders ≥ 2 share one `hashbrown` table `key → chain head` (the key
 //!   stored as two `u64`s: 24-byte buckets), guarded by a blocked Bloom
-//!   filter (8 bits per key, two bits in one word): most placements match no
-//!   rule, and the filter turns most of those away without touching the map.
+//!   filter (8 bits per key, two bits in one word) that uses the same hash:
+//!   most placements match no rule, and the filter turns most of those away
+//!   without touching the table.
+//! - The entries under one key (almost always one) form a chain through
+//!   [`Entry::next`], in the order the rules were given.
 //! - Which slot sets occur is kept per order as a prefix tree
 //!   (`prefix → allowed next slots`; arrays for prefixes of 0 or 1 slot,
 //!   which is all of orders 2 and 3), so placements are enumerated only over
-//!   revealed numbers at slots some rule uses.
+//!   revealed numbers at slots some rule uses. Order 2 is enumerated
+//!   directly: a number and each number at a slot offset of it.
 //! - Per order, a 81-bit set of the `(value, closed neighbours)` pairs any
 //!   focus of that order has lets a number that can never be a focus of that
 //!   order be skipped before any mask is built.
 //!
-//! On the board side each revealed number's 3×3 closed mask is computed once
-//! per call (a table for full scans and long dirty lists, on the fly
-//! otherwise) in a "spread" layout with row stride 9, so placing it in the
-//! frame of any anchor is one shift: the union's closed mask is the OR of
-//! the foci's shifted masks (overlapping cells agree, both read the board).
+//! # Building
+//!
+//! [`RuleIndex::from_rules`] checks each rule once in its own orientation
+//! (the checks do not depend on it), lists its few constrained cells, and
+//! maps just those cells through the 8 symmetries — no pattern is copied.
+//! Identical images of one rule (a symmetric rule) are stored once; images
+//! of different rules with the same key, walls and extra cells are merged
+//! into one entry (their conclusions are all sound, so is their union; a
+//! forbidden one makes the merged entry forbidden). Merging is
+//! order-independent, and every lookup tries every entry of a key, so the
+//! result of a match never depends on the layout.
+//!
+//! # Reading the board
+//!
+//! Each revealed number's 3×3 closed mask is computed in a "spread" layout
+//! with row stride 9, so placing it in the frame of any anchor is one shift:
+//! the union's closed mask is the OR of the foci's shifted masks
+//! (overlapping cells agree, both read the board). A full scan (or a long
+//! dirty list) reads every cell once into a table; a short dirty list reads
+//! numbers on demand through a small cache on the stack (every placement
+//! around one dirty number lies within 7 rows and 13 columns of it, so a
+//! 8 × 16 direct-mapped cache never evicts a number the same dirty number
+//! needs again): the cost of a call is proportional to the dirty numbers,
+//! not to the board.
 //!
 //! # Order of output
 //!
@@ -65,7 +88,7 @@
 
 use crate::board::{Board, Cell, Contradiction, Forced, Value};
 use crate::grid::Grid;
-use crate::rules::{PatternCell, Rule, RuleKind, Rulebase};
+use crate::rules::{PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES};
 use hashbrown::HashMap;
 use std::fmt;
 
@@ -95,11 +118,25 @@ const KEY_VALUES_SHIFT: u32 = 82;
 /// Highest order the key has room for (4 bits per focus value above bit 82).
 pub const MAX_ORDER: usize = 11;
 
+/// End of an entry chain.
+const NO_ENTRY: u32 = u32::MAX;
+
 /// `(dr, dc)` of a slot.
 #[inline]
 fn slot_offset(slot: u32) -> (isize, isize) {
-    (slot as isize / SLOT_COLS, slot as isize % SLOT_COLS - 3)
+    SLOT_OFFSETS[slot as usize]
 }
+
+/// `(dr, dc)` of every slot.
+const SLOT_OFFSETS: [(isize, isize); SLOTS as usize] = {
+    let mut offsets = [(0, 0); SLOTS as usize];
+    let mut s = 0;
+    while s < SLOTS as usize {
+        offsets[s] = (s as isize / SLOT_COLS, s as isize % SLOT_COLS - 3);
+        s += 1;
+    }
+    offsets
+};
 
 /// Shift that places a focus's spread 3×3 mask at `slot` in the frame: its
 /// top-left neighbour is frame `(dr, dc + 3)`.
@@ -109,55 +146,84 @@ fn slot_shift(slot: u32) -> u32 {
     (dr * FRAME_W as isize + dc + 3) as u32
 }
 
-/// What a revealed number offers as a focus: its effective value, the
-/// number of unknown neighbours, and which neighbours are unknown as a 3×3
-/// mask (`mask9`, bit `3k + j`) and spread with row stride 9 (`spread`,
-/// bit `9k + j`). `value == NOT_FOCUS` for cells that cannot be a focus
-/// (not revealed, or an effective value outside `0..=8`, which no
-/// `Number(v)` matches).
+/// What a revealed number offers as a focus: which neighbours are unknown,
+/// spread with row stride 9 (`spread`, bit `9k + j` for the neighbour at
+/// row `k`, column `j` of its 3×3), its effective value and the 3×3 mask of
+/// unknown neighbours as the order-1 table index (`value · 512 + mask9`,
+/// mask bit `3k + j`), and the orders it can be a focus of (`orders`, bit
+/// `k` for order `k`: some focus of a rule of that order has this value and
+/// this many closed neighbours). `orders == 0` for every cell that cannot
+/// be a focus of any rule: not revealed, an effective value outside `0..=8`
+/// (which no `Number(v)` matches), or a value and count no rule has.
 #[derive(Clone, Copy, Debug, Default)]
 struct FocusInfo {
     spread: u32,
-    mask9: u16,
-    value: u8,
-    unknown: u8,
+    order1: u16,
+    orders: u16,
 }
 
-const NOT_FOCUS: u8 = u8::MAX;
+impl FocusInfo {
+    #[inline]
+    fn value(self) -> u8 {
+        (self.order1 >> 9) as u8
+    }
+}
+
 const NO_FOCUS: FocusInfo = FocusInfo {
     spread: 0,
-    mask9: 0,
-    value: NOT_FOCUS,
-    unknown: 0,
+    order1: 0,
+    orders: 0,
 };
 
-/// Reads cell `i` as a focus: 9 reads of the board.
+/// `orders` bits.
+const ORDER_1: u16 = 1 << 1;
+const ORDER_2: u16 = 1 << 2;
+const ORDERS_ABOVE_2: u16 = !0b111;
+
+/// Per `value · 9 + unknown neighbours`: the orders a number can be a focus
+/// of (see [`FocusInfo::orders`]).
+type FocusClasses = [u16; 81];
+
+/// Reads cell `(r, c)` (inside the grid) as a focus: at most 9 reads of the
+/// board, 1 for a cell that is not revealed.
 #[inline]
-fn focus_info(cells: &[Cell], grid: Grid, i: u32) -> FocusInfo {
-    let Cell::Revealed(n) = cells[i as usize] else {
+fn focus_info(cells: &[Cell], grid: Grid, classes: &FocusClasses, r: usize, c: usize) -> FocusInfo {
+    let i = r * grid.w + c;
+    let Cell::Revealed(n) = cells[i] else {
         return NO_FOCUS;
     };
-    let (r, c) = grid.rc(i);
     let mut mines = 0i32;
     let mut spread = 0u32;
-    let mut mask9 = 0u16;
-    for k in 0..3usize {
-        let rr = (r + k).wrapping_sub(1);
-        if rr >= grid.h {
-            continue;
+    // Branch-free: which neighbours are mines or unknown is as good as
+    // random.
+    let mut look = |cell: Cell, bit: u32| {
+        mines += (cell == Cell::Mine) as i32;
+        spread |= ((cell == Cell::Unknown) as u32) << bit;
+    };
+    if r >= 1 && c >= 1 && r + 1 < grid.h && c + 1 < grid.w {
+        // Away from the border all 8 neighbours exist: three rows of three.
+        let w = grid.w;
+        for (k, row) in [i - w - 1, i - 1, i + w - 1].into_iter().enumerate() {
+            let row = &cells[row..row + 3];
+            let bit = (k * FRAME_W) as u32;
+            look(row[0], bit);
+            if k != 1 {
+                look(row[1], bit + 1);
+            }
+            look(row[2], bit + 2);
         }
-        for j in 0..3usize {
-            let cc = (c + j).wrapping_sub(1);
-            if cc >= grid.w || (k == 1 && j == 1) {
+    } else {
+        for k in 0..3usize {
+            let rr = (r + k).wrapping_sub(1);
+            if rr >= grid.h {
                 continue;
             }
-            match cells[rr * grid.w + cc] {
-                Cell::Mine => mines += 1,
-                Cell::Unknown => {
-                    spread |= 1 << (k * FRAME_W + j);
-                    mask9 |= 1 << (k * 3 + j);
+            for j in 0..3usize {
+                let cc = (c + j).wrapping_sub(1);
+                if cc >= grid.w || (k == 1 && j == 1) {
+                    continue;
                 }
-                _ => {}
+                look(cells[rr * grid.w + cc], (k * FRAME_W + j) as u32);
             }
         }
     }
@@ -165,46 +231,136 @@ fn focus_info(cells: &[Cell], grid: Grid, i: u32) -> FocusInfo {
     if !(0..=8).contains(&effective) {
         return NO_FOCUS;
     }
+    let orders = classes[effective as usize * 9 + spread.count_ones() as usize];
+    if orders == 0 {
+        return NO_FOCUS;
+    }
+    let mask9 = (spread & 7) | (spread >> FRAME_W & 7) << 3 | (spread >> (2 * FRAME_W) & 7) << 6;
     FocusInfo {
         spread,
-        mask9,
-        value: effective as u8,
-        unknown: mask9.count_ones() as u8,
+        order1: (effective as u32 * 512 + mask9) as u16,
+        orders,
     }
 }
 
-/// Where [`FocusInfo`]s come from during one `find` call.
+/// Where [`FocusInfo`]s come from during one `find` call. `(r, c)` is
+/// always inside the grid.
 trait FocusSource {
-    fn get(&self, i: u32) -> FocusInfo;
+    fn get(&mut self, r: usize, c: usize) -> FocusInfo;
 }
 
-/// Computed on demand (short dirty lists on large boards).
+/// Computed on demand, every time ([`FociReading::Live`]).
 struct LiveFoci<'b> {
     cells: &'b [Cell],
     grid: Grid,
+    classes: &'b FocusClasses,
 }
 
 impl FocusSource for LiveFoci<'_> {
     #[inline]
-    fn get(&self, i: u32) -> FocusInfo {
-        focus_info(self.cells, self.grid, i)
+    fn get(&mut self, r: usize, c: usize) -> FocusInfo {
+        focus_info(self.cells, self.grid, self.classes, r, c)
     }
 }
 
 /// Computed once for every cell (full scans, long dirty lists).
-struct FociTable(Vec<FocusInfo>);
+struct FociTable {
+    foci: Vec<FocusInfo>,
+    w: usize,
+}
+
+impl FociTable {
+    fn new(cells: &[Cell], grid: Grid, classes: &FocusClasses) -> FociTable {
+        let mut foci = Vec::with_capacity(grid.len());
+        for r in 0..grid.h {
+            for c in 0..grid.w {
+                foci.push(focus_info(cells, grid, classes, r, c));
+            }
+        }
+        FociTable { foci, w: grid.w }
+    }
+}
 
 impl FocusSource for FociTable {
     #[inline]
-    fn get(&self, i: u32) -> FocusInfo {
-        self.0[i as usize]
+    fn get(&mut self, r: usize, c: usize) -> FocusInfo {
+        self.foci[r * self.w + c]
     }
+}
+
+/// Rows and columns of [`CachedFoci`]: powers of two at least 7 and 13, the
+/// extent of the cells any placement through one number reads (anchor up to
+/// 3 rows above it, foci up to 3 rows below the anchor; up to 3 + 3
+/// columns either side).
+const CACHE_ROWS: usize = 8;
+const CACHE_COLS: usize = 16;
+
+/// Computed on demand and kept in a direct-mapped cache indexed by
+/// `(r mod 8, c mod 16)`: the numbers around one dirty number never evict
+/// each other, and neighbouring dirty numbers share most of them. Lives on
+/// the stack: no allocation, no cost proportional to the board.
+struct CachedFoci<'b> {
+    cells: &'b [Cell],
+    grid: Grid,
+    classes: &'b FocusClasses,
+    /// Cell index held by each cache line (`u32::MAX`: none).
+    tags: [u32; CACHE_ROWS * CACHE_COLS],
+    foci: [FocusInfo; CACHE_ROWS * CACHE_COLS],
+}
+
+impl<'b> CachedFoci<'b> {
+    fn new(cells: &'b [Cell], grid: Grid, classes: &'b FocusClasses) -> CachedFoci<'b> {
+        CachedFoci {
+            cells,
+            grid,
+            classes,
+            tags: [u32::MAX; CACHE_ROWS * CACHE_COLS],
+            foci: [NO_FOCUS; CACHE_ROWS * CACHE_COLS],
+        }
+    }
+}
+
+impl FocusSource for CachedFoci<'_> {
+    #[inline]
+    fn get(&mut self, r: usize, c: usize) -> FocusInfo {
+        let i = r * self.grid.w + c;
+        // About half the cells around a number are not revealed: one read
+        // settles those without touching the cache.
+        if !matches!(self.cells[i], Cell::Revealed(_)) {
+            return NO_FOCUS;
+        }
+        let i = i as u32;
+        let line = (r % CACHE_ROWS) * CACHE_COLS + c % CACHE_COLS;
+        if self.tags[line] == i {
+            return self.foci[line];
+        }
+        let f = focus_info(self.cells, self.grid, self.classes, r, c);
+        self.tags[line] = i;
+        self.foci[line] = f;
+        f
+    }
+}
+
+/// The hash of a key of order ≥ 2, for both the table and the filter: a
+/// folded 128-bit multiply (every output bit depends on every key bit),
+/// twice.
+#[inline]
+fn key_hash(lo: u64, hi: u64) -> u64 {
+    #[inline]
+    fn fold(a: u64, b: u64) -> u64 {
+        let p = a as u128 * b as u128;
+        p as u64 ^ (p >> 64) as u64
+    }
+    fold(
+        fold(lo ^ 0x243F_6A88_85A3_08D3, hi ^ 0x1319_8A2E_0370_7344),
+        0x9E37_79B9_7F4A_7C15,
+    )
 }
 
 /// A blocked Bloom filter over the order ≥ 2 keys: two bits in one 64-bit
 /// word per key, 8 bits per key (about 5% false positives). Most placements
 /// match no rule; the filter (a few hundred KB, mostly cache-resident)
-/// answers "no" for most of them without touching the large hash map.
+/// answers "no" for most of them without touching the large hash table.
 #[derive(Clone, Debug)]
 struct KeyFilter {
     words: Vec<u64>,
@@ -221,37 +377,20 @@ impl KeyFilter {
     }
 
     #[inline]
-    fn hash(key: u128) -> u64 {
-        let lo = key as u64;
-        let hi = (key >> 64) as u64;
-        let h = (lo.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ hi).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        h ^ h >> 29
-    }
-
-    #[inline]
     fn bits(h: u64) -> u64 {
         1u64 << (h & 63) | 1u64 << (h >> 6 & 63)
     }
 
-    fn insert(&mut self, key: u128) {
-        let h = KeyFilter::hash(key);
-        self.words[(h >> 12 & self.mask) as usize] |= KeyFilter::bits(h);
+    fn insert(&mut self, hash: u64) {
+        self.words[(hash >> 12 & self.mask) as usize] |= KeyFilter::bits(hash);
     }
 
-    /// False only for keys never inserted.
+    /// False only for hashes never inserted.
     #[inline]
-    fn may_contain(&self, key: u128) -> bool {
-        let h = KeyFilter::hash(key);
-        let b = KeyFilter::bits(h);
-        self.words[(h >> 12 & self.mask) as usize] & b == b
+    fn may_contain(&self, hash: u64) -> bool {
+        let b = KeyFilter::bits(hash);
+        self.words[(hash >> 12 & self.mask) as usize] & b == b
     }
-}
-
-/// A map key of order ≥ 2 as two words (8-byte alignment keeps the map's
-/// buckets at 24 bytes rather than the 32 a `u128` would need).
-#[inline]
-fn split(key: u128) -> (u64, u64) {
-    (key as u64, (key >> 64) as u64)
 }
 
 /// A pattern cell outside the union of the foci's neighbourhoods that is
@@ -263,19 +402,183 @@ struct ExtraCell {
     cell: PatternCell,
 }
 
-/// One image (or several identical images merged) under a key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// One image (or several identical images merged), in 32 bytes: its key
+/// and conclusion, with its order and flags in the conclusion's spare high
+/// bits (frame masks use bits 0..54). Wall and extra-cell tests and further
+/// entries under the same key — rare — live in [`EntryStore`]'s maps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
+    /// The key of an order ≥ 2 entry (table slots hold only a tag); 0 for
+    /// order 1, whose table position is its key.
+    key_lo: u64,
+    key_hi: u64,
+    /// Frame bits concluded safe, plus `order << META_ORDER_SHIFT` and the
+    /// `META_*` flags.
+    safe_meta: u64,
+    /// Frame bits concluded mine.
+    mine: u64,
+}
+
+/// The frame bits of a mask.
+const FRAME_BITS: u64 = (1 << (FRAME_W * FRAME_H)) - 1;
+/// [`Entry::safe_meta`]: the order (4 bits), then flags.
+const META_ORDER_SHIFT: u32 = 54;
+/// A forbidden combination (safe and mine are 0).
+const META_FORBIDDEN: u64 = 1 << 58;
+/// Another entry follows under the same key ([`EntryStore::next`]).
+const META_NEXT: u64 = 1 << 59;
+/// The entry has wall or extra-cell tests ([`EntryStore::checks`]).
+const META_CHECKED: u64 = 1 << 60;
+
+impl Entry {
+    #[inline]
+    fn safe(self) -> u64 {
+        self.safe_meta & FRAME_BITS
+    }
+    #[inline]
+    fn order(self) -> u8 {
+        (self.safe_meta >> META_ORDER_SHIFT & 15) as u8
+    }
+    #[inline]
+    fn forbidden(self) -> bool {
+        self.safe_meta & META_FORBIDDEN != 0
+    }
+    #[inline]
+    fn key(self) -> (u64, u64) {
+        (self.key_lo, self.key_hi)
+    }
+}
+
+/// The tests of an entry beyond its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Check {
     /// Frame bits that must lie outside the field (`Wall` cells of `U`).
     walls: u64,
     /// Range in [`RuleIndex::extras`].
     extras_start: u32,
     extras_len: u32,
-    order: u8,
-    forbidden: bool,
-    /// Conclusion, frame bits (0 for forbidden entries).
-    safe: u64,
-    mine: u64,
+}
+
+const NO_CHECK: Check = Check {
+    walls: 0,
+    extras_start: 0,
+    extras_len: 0,
+};
+
+/// Entries of one kind of key (order 1, or orders ≥ 2), with their rare
+/// extras.
+#[derive(Clone, Debug, Default)]
+struct EntryStore {
+    entries: Vec<Entry>,
+    /// Entry → the next entry under the same key (entries with
+    /// [`META_NEXT`]).
+    next: HashMap<u32, u32>,
+    /// Entry → its wall and extra-cell tests (entries with
+    /// [`META_CHECKED`]).
+    checks: HashMap<u32, Check>,
+}
+
+impl EntryStore {
+    #[inline]
+    fn check(&self, e: u32) -> Check {
+        if self.entries[e as usize].safe_meta & META_CHECKED == 0 {
+            NO_CHECK
+        } else {
+            self.checks[&e]
+        }
+    }
+
+    #[inline]
+    fn next(&self, e: u32) -> Option<u32> {
+        (self.entries[e as usize].safe_meta & META_NEXT != 0).then(|| self.next[&e])
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.next.capacity() * (std::mem::size_of::<(u32, u32)>() + 1)
+            + self.checks.capacity() * (std::mem::size_of::<(u32, Check)>() + 1)
+    }
+}
+
+/// The order ≥ 2 keys: open addressing with linear probing over 8-byte
+/// slots `tag << 32 | entry` (the entry holds the key), at most two thirds
+/// full. The tag (32 other bits of the hash) makes comparing a key that is
+/// not there almost never touch the entries.
+#[derive(Clone, Debug)]
+struct KeyTable {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+const EMPTY_SLOT: u64 = u64::MAX;
+
+impl KeyTable {
+    fn with_capacity(keys: usize) -> KeyTable {
+        KeyTable {
+            slots: vec![EMPTY_SLOT; keys + keys / 2 + 1],
+            len: 0,
+        }
+    }
+
+    /// First slot to probe: the hash's high bits scaled to the table.
+    #[inline]
+    fn start(&self, hash: u64) -> usize {
+        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    fn tag(hash: u64) -> u64 {
+        (hash >> 16) & 0xFFFF_FFFF
+    }
+
+    /// The entry holding key `(lo, hi)`.
+    #[inline]
+    fn find(&self, hash: u64, lo: u64, hi: u64, entries: &[Entry]) -> Option<u32> {
+        let tag = KeyTable::tag(hash);
+        let mut i = self.start(hash);
+        loop {
+            let slot = self.slots[i];
+            if slot == EMPTY_SLOT {
+                return None;
+            }
+            if slot >> 32 == tag && entries[slot as u32 as usize].key() == (lo, hi) {
+                return Some(slot as u32);
+            }
+            i += 1;
+            if i == self.slots.len() {
+                i = 0;
+            }
+        }
+    }
+
+    /// The entry holding key `(lo, hi)`, or `None` after recording `new`
+    /// for it. The table must have a free slot.
+    fn find_or_insert(
+        &mut self,
+        hash: u64,
+        lo: u64,
+        hi: u64,
+        entries: &[Entry],
+        new: u32,
+    ) -> Option<u32> {
+        let tag = KeyTable::tag(hash);
+        let mut i = self.start(hash);
+        loop {
+            let slot = self.slots[i];
+            if slot == EMPTY_SLOT {
+                self.slots[i] = tag << 32 | new as u64;
+                self.len += 1;
+                return None;
+            }
+            if slot >> 32 == tag && entries[slot as u32 as usize].key() == (lo, hi) {
+                return Some(slot as u32);
+            }
+            i += 1;
+            if i == self.slots.len() {
+                i = 0;
+            }
+        }
+    }
 }
 
 /// A rule [`RuleIndex::new`] could not index, and why (the rule breaks the
@@ -297,13 +600,17 @@ impl fmt::Display for RejectedRule {
 /// placements it examines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum FociReading {
-    /// A table for full scans and long dirty lists, on the fly otherwise.
+    /// A table for full scans and long dirty lists, a small cache otherwise.
     #[default]
     Auto,
     /// Read every cell once into a table first (cost ∝ board size).
     Table,
-    /// Read each number when a placement needs it (cost ∝ dirty numbers).
+    /// Read each number every time a placement needs it (cost ∝ dirty
+    /// numbers, without reuse).
     Live,
+    /// Read each number when a placement first needs it and keep it in a
+    /// small cache on the stack (cost ∝ dirty numbers).
+    Cached,
 }
 
 /// Sizes of an index, for reports and benches.
@@ -317,7 +624,7 @@ pub struct IndexStats {
     pub entries: usize,
     /// Entries that are forbidden combinations.
     pub forbidden_entries: usize,
-    /// Distinct keys of order ≥ 2 (hash map size).
+    /// Distinct keys of order ≥ 2 (hash table size).
     pub multi_keys: usize,
     /// Non-empty cells of the order-1 table.
     pub order1_keys: usize,
@@ -333,12 +640,16 @@ pub struct IndexStats {
 /// [`RuleIndex::new`]; [`RuleIndex::find`] does no allocation per placement.
 #[derive(Clone, Debug)]
 pub struct RuleIndex {
-    entries: Vec<Entry>,
+    /// Entries of order 1 (kept apart: few, and touched by most numbers).
+    entries1: EntryStore,
+    /// Entries of orders ≥ 2.
+    entries: EntryStore,
     extras: Vec<ExtraCell>,
-    /// Order 1: `value · 512 + mask9` → entry range `(start, len)`.
-    order1: Vec<(u32, u32)>,
-    /// Orders ≥ 2: key → entry range.
-    multi: HashMap<(u64, u64), (u32, u32)>,
+    /// Order 1: `value · 512 + mask9` → chain head in `entries1`.
+    order1: Vec<u32>,
+    /// Orders ≥ 2: key → first entry in `entries`, hashed with
+    /// [`key_hash`].
+    multi: KeyTable,
     /// Bloom filter over the keys of `multi`.
     filter: KeyFilter,
     /// Per order: slot-set prefix (bit set of slots) → slots that may come
@@ -350,11 +661,12 @@ pub struct RuleIndex {
     next_long: Vec<HashMap<u32, u32>>,
     /// Per order: every slot used by a rule of that order.
     slots_by_order: Vec<u32>,
-    /// Every slot used by any rule of order ≥ 2.
-    all_slots: u32,
-    /// Per order: bit `value · 9 + unknown` set when some focus of a rule of
-    /// that order has that effective value and that many closed neighbours.
-    admissible: Vec<u128>,
+    /// Every slot used by any rule of order ≥ 3.
+    slots_above_2: u32,
+    /// Per `value · 9 + closed neighbours`: bit `k` set when some focus of
+    /// a rule of order `k` has that effective value and that many closed
+    /// neighbours.
+    classes: FocusClasses,
     /// Highest order indexed (0 when empty).
     max_order: usize,
     rules_by_order: Vec<usize>,
@@ -362,22 +674,361 @@ pub struct RuleIndex {
     rejected: Vec<RejectedRule>,
 }
 
-/// Where an image goes in the index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Slot {
-    Order1(usize),
-    Multi(u128),
+/// A rule checked once in its own orientation, reduced to what its images
+/// need: its foci, the cells of `U` that set a frame bit, by kind, and the
+/// non-`Any` cells outside `U`. (`Open` cells of `U` set no bit and are not
+/// listed.)
+#[derive(Default)]
+struct CheckedRule {
+    h: usize,
+    w: usize,
+    forbidden: bool,
+    /// `(r, c, value)`, row-major.
+    foci: Vec<(u8, u8, u8)>,
+    /// `(r, c)` of the `Closed` and `Wall` cells of `U`, and of the cells
+    /// concluded safe and mine (all `Closed` cells of `U`).
+    closed: Vec<(u8, u8)>,
+    walls: Vec<(u8, u8)>,
+    safe: Vec<(u8, u8)>,
+    mine: Vec<(u8, u8)>,
+    /// `(r, c, cell)`: non-`Any` cells outside `U`.
+    outside: Vec<(u8, u8, PatternCell)>,
+    /// `(value, closed neighbours)` of every focus.
+    focus_kinds: Vec<(u8, u8)>,
 }
 
-/// An image ready to be stored.
-struct Prepared {
-    slot: Slot,
-    entry: Entry,
-    extras: Vec<ExtraCell>,
+impl CheckedRule {
+    /// Checks `rule` and fills `self` with it (the buffers are reused from
+    /// rule to rule). None of the checks depends on the orientation except
+    /// the distance of the foci from the anchor, checked per image.
+    fn check(&mut self, rule: &Rule) -> Result<(), String> {
+        if self.fill(rule) {
+            return Ok(());
+        }
+        Err(match rejection(rule) {
+            Err(reason) => reason,
+            // `fill` and `rejection` make the same checks.
+            Ok(()) => "breaks the rule invariants".into(),
+        })
+    }
+
+    /// Fills `self` from `rule`, checking it on bit masks of the pattern
+    /// (bit `r·w + c`); false if it breaks an invariant.
+    fn fill(&mut self, rule: &Rule) -> bool {
+        let p = &rule.pattern;
+        let (h, w) = (p.h as usize, p.w as usize);
+        let n = p.cells.len();
+        self.h = h;
+        self.w = w;
+        self.forbidden = rule.kind == RuleKind::Forbidden;
+        self.foci.clear();
+        self.closed.clear();
+        self.walls.clear();
+        self.safe.clear();
+        self.mine.clear();
+        self.outside.clear();
+        self.focus_kinds.clear();
+        if n != h * w || n > 64 || n == 0 {
+            return false;
+        }
+        let inside = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        // Conclusion bits beyond the pattern name no cell.
+        let (safe, mine) = (rule.safe & inside, rule.mine & inside);
+        if (!self.forbidden && safe | mine == 0) || safe & mine != 0 {
+            return false;
+        }
+        let (mut any, mut wall, mut closed) = (0u64, 0u64, 0u64);
+        let (mut r, mut c) = (0usize, 0usize);
+        for (i, &cell) in p.cells.iter().enumerate() {
+            let bit = 1u64 << i;
+            match cell {
+                PatternCell::Any => any |= bit,
+                PatternCell::Wall => wall |= bit,
+                PatternCell::Open => {}
+                PatternCell::Closed => closed |= bit,
+                PatternCell::Number(v) => {
+                    if v > 8 || self.foci.len() == MAX_ORDER {
+                        return false;
+                    }
+                    self.foci.push((r as u8, c as u8, v));
+                }
+            }
+            c += 1;
+            if c == w {
+                c = 0;
+                r += 1;
+            }
+        }
+        let Some(&(ar, ac, _)) = self.foci.first() else {
+            return false;
+        };
+        let (ar, ac) = (ar as usize, ac as usize);
+        let mut union = 0u64;
+        for &(fr, fc, v) in &self.foci {
+            let (fr, fc) = (fr as usize, fc as usize);
+            // Every neighbour inside the pattern; at most 3 rows below and
+            // 3 columns beside the first focus (row-major: never above).
+            if fr == 0 || fc == 0 || fr + 1 >= h || fc + 1 >= w {
+                return false;
+            }
+            if fr - ar > 3 || fc.abs_diff(ac) > 3 {
+                return false;
+            }
+            let row = 0b111u64 << (fc - 1);
+            let block = row << ((fr - 1) * w) | row << (fr * w) | row << ((fr + 1) * w);
+            if block & any != 0 {
+                return false;
+            }
+            self.focus_kinds
+                .push((v, (block & closed).count_ones() as u8));
+            union |= block;
+        }
+        // Conclusions only on `Closed` cells next to a focus.
+        if (safe | mine) & !(closed & union) != 0 {
+            return false;
+        }
+        // (3 ≤ w ≤ 21 here: a focus has a column either side, n ≤ 64.)
+        let row_mask = u64::MAX >> (64 - w);
+        for r in 0..h {
+            let row = |mask: u64| mask >> (r * w) & row_mask;
+            for (mask, list) in [
+                (closed & union, &mut self.closed),
+                (wall & union, &mut self.walls),
+                (safe, &mut self.safe),
+                (mine, &mut self.mine),
+            ] {
+                let mut bits = row(mask);
+                while bits != 0 {
+                    list.push((r as u8, bits.trailing_zeros() as u8));
+                    bits &= bits - 1;
+                }
+            }
+            let mut outside = row(inside & !union & !any);
+            while outside != 0 {
+                let c = outside.trailing_zeros() as usize;
+                outside &= outside - 1;
+                self.outside.push((r as u8, c as u8, p.cells[r * w + c]));
+            }
+        }
+        true
+    }
+
+    /// The image under symmetry `sym`, its extra cells appended to
+    /// `extras` (sorted row-major, as they are compared when merging).
+    fn image(&self, sym: usize, extras: &mut Vec<ExtraCell>) -> Result<Image, String> {
+        let (transpose, flip_rows, flip_cols) = SYMMETRIES[sym];
+        let (h2, w2) = if transpose {
+            (self.w, self.h)
+        } else {
+            (self.h, self.w)
+        };
+        // Cell (r, c) of the rule lands on (r0 + rr·r + rc·c, c0 + cr·r +
+        // cc·c) of the image.
+        let (mut rr, mut rc, mut cr, mut cc) = if transpose {
+            (0isize, 1isize, 1isize, 0isize)
+        } else {
+            (1, 0, 0, 1)
+        };
+        let (mut r0, mut c0) = (0isize, 0isize);
+        if flip_rows {
+            (r0, rr, rc) = (h2 as isize - 1, -rr, -rc);
+        }
+        if flip_cols {
+            (c0, cr, cc) = (w2 as isize - 1, -cr, -cc);
+        }
+        let map = |r: u8, c: u8| -> (isize, isize) {
+            let (r, c) = (r as isize, c as isize);
+            (r0 + rr * r + rc * c, c0 + cr * r + cc * c)
+        };
+        // Foci in the image's row-major order: the anchor first.
+        let mut foci = [(0isize, 0isize, 0u8); MAX_ORDER];
+        let order = self.foci.len();
+        for (k, &(r, c, v)) in self.foci.iter().enumerate() {
+            let (r2, c2) = map(r, c);
+            let mut j = k;
+            while j > 0 && (foci[j - 1].0, foci[j - 1].1) > (r2, c2) {
+                foci[j] = foci[j - 1];
+                j -= 1;
+            }
+            foci[j] = (r2, c2, v);
+        }
+        let (ar, ac, av) = foci[0];
+        let mut slot_set = 0u32;
+        let mut values = (av as u128) << KEY_VALUES_SHIFT;
+        for (k, &(r, c, v)) in foci[..order].iter().enumerate().skip(1) {
+            let (dr, dc) = (r - ar, c - ac);
+            if dr > 3 || dc.abs() > 3 {
+                return Err(far_focus((r, c), (ar, ac)));
+            }
+            let slot = (dr * SLOT_COLS + dc + 3) as u32;
+            debug_assert!((FIRST_SLOT..SLOTS).contains(&slot));
+            slot_set |= 1 << slot;
+            values |= (v as u128) << (KEY_VALUES_SHIFT + 4 * k as u32);
+        }
+        // The frame bit of rule cell (r, c) is (r2 − ar + 1)·9 + c2 − ac + 4
+        // = base + kr·r + kc·c: inside the frame for every cell of `U`.
+        let kr = FRAME_W as isize * rr + cr;
+        let kc = FRAME_W as isize * rc + cc;
+        let base = (r0 - ar + ANCHOR_FRAME_ROW) * FRAME_W as isize + c0 - ac + ANCHOR_FRAME_COL;
+        let frame = |cells: &[(u8, u8)]| {
+            cells.iter().fold(0u64, |m, &(r, c)| {
+                m | 1 << (base + kr * r as isize + kc * c as isize)
+            })
+        };
+        let closed = frame(&self.closed);
+        let extras_start = extras.len();
+        for &(r, c, cell) in &self.outside {
+            let (r2, c2) = map(r, c);
+            extras.push(ExtraCell {
+                dr: (r2 - ar) as i16,
+                dc: (c2 - ac) as i16,
+                cell,
+            });
+        }
+        extras[extras_start..].sort_unstable();
+        let key = if order == 1 {
+            // The anchor's 3×3 sits at frame rows 0..3, columns 3..6.
+            let mut mask9 = 0u128;
+            for k in 0..3 {
+                mask9 |= ((closed >> (k * FRAME_W + 3) & 7) as u128) << (3 * k);
+            }
+            av as u128 * 512 + mask9
+        } else {
+            closed as u128 | (slot_set as u128) << KEY_SLOTS_SHIFT | values
+        };
+        Ok(Image {
+            key,
+            walls: frame(&self.walls),
+            safe: frame(&self.safe),
+            mine: frame(&self.mine),
+            slot_set,
+            shape: [h2 as u8, w2 as u8, ar as u8, ac as u8],
+            extras: (extras_start as u32, (extras.len() - extras_start) as u32),
+        })
+    }
+}
+
+/// Why `rule` breaks the rule invariants (or cannot be indexed): the first
+/// failing check, in the rule's own orientation, or `Ok` if none fails.
+/// Only called for rules [`CheckedRule::fill`] refused, to name the reason.
+fn rejection(rule: &Rule) -> Result<(), String> {
+    let p = &rule.pattern;
+    let (h, w) = (p.h as usize, p.w as usize);
+    let mut foci: Vec<(u8, u8, u8)> = Vec::new();
+    let order = p
+        .cells
+        .iter()
+        .filter(|c| matches!(c, PatternCell::Number(_)))
+        .count();
+    if order == 0 {
+        return Err("no focus number".into());
+    }
+    if order > MAX_ORDER {
+        return Err(format!("order {order} above the supported {MAX_ORDER}"));
+    }
+    if p.cells.len() > 64 {
+        return Err(format!("pattern {}×{} has more than 64 cells", p.h, p.w));
+    }
+    if p.cells.len() != h * w {
+        return Err(format!(
+            "pattern {}×{} has {} cells",
+            p.h,
+            p.w,
+            p.cells.len()
+        ));
+    }
+    // Conclusion bits beyond the pattern name no cell.
+    let inside = if h * w == 64 {
+        u64::MAX
+    } else {
+        (1u64 << (h * w)) - 1
+    };
+    let (safe, mine) = (rule.safe & inside, rule.mine & inside);
+    let forbidden = rule.kind == RuleKind::Forbidden;
+    if !forbidden && (safe | mine) == 0 {
+        return Err("forced rule with an empty conclusion".into());
+    }
+    if safe & mine != 0 {
+        return Err("a cell concluded both safe and mine".into());
+    }
+    let (hi, wi) = (h as isize, w as isize);
+    let at = |r: isize, c: isize| -> Option<PatternCell> {
+        (r >= 0 && c >= 0 && r < hi && c < wi).then(|| p.cells[(r * wi + c) as usize])
+    };
+    for (i, &cell) in p.cells.iter().enumerate() {
+        if let PatternCell::Number(v) = cell {
+            let (r, c) = (i / w, i % w);
+            if v > 8 {
+                return Err(format!("focus at ({r},{c}) has value {v} above 8"));
+            }
+            foci.push((r as u8, c as u8, v));
+        }
+    }
+    let (ar, ac) = (foci[0].0 as isize, foci[0].1 as isize);
+    let mut union = 0u64;
+    for &(r, c, _) in &foci {
+        let (r, c) = (r as isize, c as isize);
+        // The focus itself is in `U` too.
+        union |= 1 << (r * wi + c);
+        for dr in -1..=1 {
+            for dc in -1..=1 {
+                if dr == 0 && dc == 0 {
+                    continue;
+                }
+                match at(r + dr, c + dc) {
+                    None | Some(PatternCell::Any) => {
+                        return Err(format!(
+                            "neighbour ({},{}) of focus ({r},{c}) is not in the pattern or is Any",
+                            r + dr,
+                            c + dc
+                        ))
+                    }
+                    Some(_) => {}
+                }
+                union |= 1 << ((r + dr) * wi + c + dc);
+            }
+        }
+        if (r - ar) > 3 || (c - ac).abs() > 3 {
+            return Err(far_focus((r, c), (ar, ac)));
+        }
+    }
+    for (i, &cell) in p.cells.iter().enumerate() {
+        let (r, c) = (i / w, i % w);
+        let bit = 1u64 << i;
+        let concluded = (safe | mine) & bit != 0;
+        if concluded && cell != PatternCell::Closed {
+            return Err(format!("conclusion on ({r},{c}), which is not Closed"));
+        }
+        if union & bit == 0 && concluded {
+            return Err(format!("conclusion on ({r},{c}), next to no focus"));
+        }
+    }
+    Ok(())
+}
+
+fn far_focus((r, c): (isize, isize), (ar, ac): (isize, isize)) -> String {
+    format!("focus ({r},{c}) is more than 3 rows or columns from focus ({ar},{ac})")
+}
+
+/// One orientation of a rule, ready to be stored.
+#[derive(Clone, Copy, Debug)]
+struct Image {
+    /// Order 1: `value · 512 + mask9`; orders ≥ 2: the `u128` key.
+    key: u128,
+    walls: u64,
+    /// The conclusion as given (also for a forbidden rule, so that two
+    /// images compare as the rules do).
+    safe: u64,
+    mine: u64,
     /// The slot set of the non-anchor foci.
     slot_set: u32,
-    /// `(value, closed neighbours)` of every focus.
-    foci: Vec<(u8, u8)>,
+    /// `(h, w)` of the transformed pattern and the anchor's place in it:
+    /// with the key, walls, conclusion and extra cells they determine the
+    /// transformed rule, so two images of one rule are equal exactly when
+    /// the transformed rules are.
+    shape: [u8; 4],
+    /// Range of its extra cells in the build's buffer.
+    extras: (u32, u32),
 }
 
 impl RuleIndex {
@@ -393,37 +1044,89 @@ impl RuleIndex {
     /// left out and listed by [`RuleIndex::rejected`]; they are never
     /// matched approximately.
     pub fn from_rules(rules: &[Rule]) -> RuleIndex {
-        let mut prepared: Vec<Prepared> = Vec::new();
+        // Each rule has at most 8 images; most rules of order ≥ 2 have 8.
+        let images_bound: usize = rules
+            .iter()
+            .filter(|r| {
+                r.pattern
+                    .cells
+                    .iter()
+                    .filter(|c| matches!(c, PatternCell::Number(_)))
+                    .nth(1)
+                    .is_some()
+            })
+            .count()
+            * 8;
+        let mut builder = Builder {
+            entries1: EntryStore::default(),
+            entries: EntryStore {
+                entries: Vec::with_capacity(images_bound),
+                ..EntryStore::default()
+            },
+            extras: Vec::new(),
+            order1: vec![NO_ENTRY; 9 * 512],
+            multi: KeyTable::with_capacity(images_bound),
+            filter: KeyFilter::new(images_bound),
+        };
         let mut rejected = Vec::new();
         let mut rules_by_order = vec![0usize; MAX_ORDER + 1];
         let mut images_by_order = vec![0usize; MAX_ORDER + 1];
+        let mut classes: FocusClasses = [0; 81];
+        let mut slots_by_order = vec![0u32; MAX_ORDER + 1];
+        let mut next_short = vec![[0u32; SLOTS as usize + 1]; MAX_ORDER + 1];
+        let mut next_long: Vec<HashMap<u32, u32>> = vec![HashMap::new(); MAX_ORDER + 1];
+
+        let mut checked = CheckedRule::default();
+        let mut image_extras: Vec<ExtraCell> = Vec::new();
         for (ri, rule) in rules.iter().enumerate() {
-            let mut images: Vec<Rule> = Vec::with_capacity(8);
-            for sym in 0..8 {
-                let image = rule.transform(sym);
-                if !images.contains(&image) {
-                    images.push(image);
-                }
-            }
-            let mut mine = Vec::with_capacity(images.len());
-            let mut failure = None;
-            for image in &images {
-                match prepare(image) {
-                    Ok(p) => mine.push(p),
-                    Err(reason) => {
-                        failure = Some(reason);
-                        break;
+            image_extras.clear();
+            let mut images = [None::<Image>; 8];
+            let mut count = 0;
+            let result = checked.check(rule).and_then(|()| {
+                for sym in 0..8 {
+                    let image = checked.image(sym, &mut image_extras)?;
+                    let extras_of =
+                        |im: &Image| &image_extras[im.extras.0 as usize..][..im.extras.1 as usize];
+                    let seen = images[..count].iter().flatten().any(|old| {
+                        (old.key, old.walls, old.safe, old.mine, old.shape)
+                            == (image.key, image.walls, image.safe, image.mine, image.shape)
+                            && extras_of(old) == extras_of(&image)
+                    });
+                    if !seen {
+                        images[count] = Some(image);
+                        count += 1;
                     }
                 }
+                Ok(())
+            });
+            if let Err(reason) = result {
+                rejected.push(RejectedRule { rule: ri, reason });
+                continue;
             }
-            match failure {
-                Some(reason) => rejected.push(RejectedRule { rule: ri, reason }),
-                None => {
-                    let order = rule.order() as usize;
-                    rules_by_order[order] += 1;
-                    images_by_order[order] += mine.len();
-                    prepared.extend(mine);
+            let order = checked.foci.len();
+            rules_by_order[order] += 1;
+            images_by_order[order] += count;
+            for &(v, u) in &checked.focus_kinds {
+                classes[v as usize * 9 + u as usize] |= 1 << order;
+            }
+            for image in images[..count].iter().flatten() {
+                slots_by_order[order] |= image.slot_set;
+                // Walk the slot set in increasing slot order, recording at
+                // each prefix which slot comes next.
+                let mut prefix = 0u32;
+                let mut rest = image.slot_set;
+                while rest != 0 {
+                    let s = rest & rest.wrapping_neg();
+                    match prefix.count_ones() {
+                        0 => next_short[order][0] |= s,
+                        1 => next_short[order][1 + prefix.trailing_zeros() as usize] |= s,
+                        _ => *next_long[order].entry(prefix).or_insert(0) |= s,
+                    }
+                    prefix |= s;
+                    rest &= rest - 1;
                 }
+                let extras = &image_extras[image.extras.0 as usize..][..image.extras.1 as usize];
+                builder.add(order, checked.forbidden, image, extras);
             }
         }
 
@@ -431,113 +1134,19 @@ impl RuleIndex {
             .rev()
             .find(|&k| rules_by_order[k] > 0)
             .unwrap_or(0);
-        let mut admissible = vec![0u128; MAX_ORDER + 1];
-        let mut slots_by_order = vec![0u32; MAX_ORDER + 1];
-        let mut next_short = vec![[0u32; SLOTS as usize + 1]; MAX_ORDER + 1];
-        let mut next_long: Vec<HashMap<u32, u32>> = vec![HashMap::new(); MAX_ORDER + 1];
-        for p in &prepared {
-            let order = p.entry.order as usize;
-            for &(v, u) in &p.foci {
-                admissible[order] |= 1u128 << (v as u32 * 9 + u as u32);
-            }
-            slots_by_order[order] |= p.slot_set;
-            // Walk the slot set in increasing slot order, recording at each
-            // prefix which slot comes next.
-            let mut prefix = 0u32;
-            let mut rest = p.slot_set;
-            while rest != 0 {
-                let s = rest & rest.wrapping_neg();
-                match prefix.count_ones() {
-                    0 => next_short[order][0] |= s,
-                    1 => next_short[order][1 + prefix.trailing_zeros() as usize] |= s,
-                    _ => *next_long[order].entry(prefix).or_insert(0) |= s,
-                }
-                prefix |= s;
-                rest &= rest - 1;
-            }
-        }
-        let all_slots = slots_by_order.iter().skip(2).fold(0, |a, &b| a | b);
-
-        // Deterministic storage: sort by key, then merge images that are the
-        // same pattern (same key, walls, extra cells, order) — their
-        // conclusions are all sound, so their union is; a forbidden one
-        // makes the merged entry forbidden (no layout at all).
-        prepared.sort_by(|a, b| {
-            (
-                a.slot,
-                &a.extras,
-                a.entry.walls,
-                a.entry.order,
-                a.entry.forbidden,
-            )
-                .cmp(&(
-                    b.slot,
-                    &b.extras,
-                    b.entry.walls,
-                    b.entry.order,
-                    b.entry.forbidden,
-                ))
-        });
-        let mut entries: Vec<Entry> = Vec::new();
-        let mut extras: Vec<ExtraCell> = Vec::new();
-        let mut order1 = vec![(0u32, 0u32); 9 * 512];
-        let mut multi: HashMap<(u64, u64), (u32, u32)> = HashMap::new();
-        let mut i = 0;
-        while i < prepared.len() {
-            let slot = prepared[i].slot;
-            let start = entries.len() as u32;
-            while i < prepared.len() && prepared[i].slot == slot {
-                let p = &prepared[i];
-                let same_as_last = entries.len() as u32 > start && {
-                    let last = entries.last().expect("non-empty");
-                    last.walls == p.entry.walls
-                        && last.order == p.entry.order
-                        && extras[last.extras_start as usize..][..last.extras_len as usize]
-                            == p.extras[..]
-                };
-                if same_as_last {
-                    let last = entries.last_mut().expect("non-empty");
-                    last.forbidden |= p.entry.forbidden;
-                    if last.forbidden {
-                        last.safe = 0;
-                        last.mine = 0;
-                    } else {
-                        last.safe |= p.entry.safe;
-                        last.mine |= p.entry.mine;
-                    }
-                } else {
-                    let mut e = p.entry;
-                    e.extras_start = extras.len() as u32;
-                    e.extras_len = p.extras.len() as u32;
-                    extras.extend_from_slice(&p.extras);
-                    entries.push(e);
-                }
-                i += 1;
-            }
-            let range = (start, entries.len() as u32 - start);
-            match slot {
-                Slot::Order1(idx) => order1[idx] = range,
-                Slot::Multi(key) => {
-                    multi.insert(split(key), range);
-                }
-            }
-        }
-
-        let mut filter = KeyFilter::new(multi.len());
-        for &(lo, hi) in multi.keys() {
-            filter.insert(lo as u128 | (hi as u128) << 64);
-        }
+        let slots_above_2 = slots_by_order.iter().skip(3).fold(0, |a, &b| a | b);
         RuleIndex {
-            entries,
-            extras,
-            order1,
-            multi,
-            filter,
+            entries1: builder.entries1,
+            entries: builder.entries,
+            extras: builder.extras,
+            order1: builder.order1,
+            multi: builder.multi,
+            filter: builder.filter,
             next_short,
             next_long,
             slots_by_order,
-            all_slots,
-            admissible,
+            slots_above_2,
+            classes,
             max_order,
             rules_by_order,
             images_by_order,
@@ -569,12 +1178,23 @@ impl RuleIndex {
         &self.rejected
     }
 
+    /// Every entry with its tests.
+    fn all_entries(&self) -> impl Iterator<Item = (Entry, Check)> + '_ {
+        [&self.entries1, &self.entries]
+            .into_iter()
+            .flat_map(|store| {
+                (0..store.entries.len() as u32)
+                    .map(move |e| (store.entries[e as usize], store.check(e)))
+            })
+    }
+
     /// Sizes of the index.
     pub fn stats(&self) -> IndexStats {
-        let heap_bytes = self.entries.capacity() * std::mem::size_of::<Entry>()
+        let heap_bytes = self.entries1.heap_bytes()
+            + self.entries.heap_bytes()
             + self.extras.capacity() * std::mem::size_of::<ExtraCell>()
-            + self.order1.capacity() * std::mem::size_of::<(u32, u32)>()
-            + self.multi.capacity() * (std::mem::size_of::<((u64, u64), (u32, u32))>() + 1)
+            + self.order1.capacity() * std::mem::size_of::<u32>()
+            + self.multi.slots.capacity() * std::mem::size_of::<u64>()
             + self.filter.words.len() * 8
             + self
                 .next_long
@@ -584,14 +1204,13 @@ impl RuleIndex {
         IndexStats {
             rules_by_order: self.rules_by_order.clone(),
             images_by_order: self.images_by_order.clone(),
-            entries: self.entries.len(),
-            forbidden_entries: self.entries.iter().filter(|e| e.forbidden).count(),
-            multi_keys: self.multi.len(),
-            order1_keys: self.order1.iter().filter(|r| r.1 > 0).count(),
+            entries: self.entries1.entries.len() + self.entries.entries.len(),
+            forbidden_entries: self.all_entries().filter(|(e, _)| e.forbidden()).count(),
+            multi_keys: self.multi.len,
+            order1_keys: self.order1.iter().filter(|&&h| h != NO_ENTRY).count(),
             checked_entries: self
-                .entries
-                .iter()
-                .filter(|e| e.walls != 0 || e.extras_len != 0)
+                .all_entries()
+                .filter(|(_, check)| *check != NO_CHECK)
                 .count(),
             rejected: self.rejected.len(),
             heap_bytes,
@@ -652,27 +1271,49 @@ impl RuleIndex {
         }
         let grid = board.grid();
         let cells = board.cells();
-        let n = grid.len();
-        let use_table = match (reading, dirty) {
-            (FociReading::Table, _) => true,
-            (FociReading::Live, _) => false,
-            (FociReading::Auto, None) => true,
-            // A dirty number costs up to 1 + 24 anchors of up to 24 slots
-            // each read on the fly; past about n / 512 dirty numbers reading
-            // every cell once is cheaper.
-            (FociReading::Auto, Some(d)) => d.len() * 512 >= n,
+        let reading = match (reading, dirty) {
+            (FociReading::Auto, None) => FociReading::Table,
+            // A dirty number reads at most the 7 × 13 numbers around it
+            // (the 20 within two cells for pairs), fewer when it shares them
+            // with other dirty numbers. Measured on the solver's calls
+            // (`examples/index_timing.rs`), the cache wins until about half
+            // the cells are dirty.
+            (FociReading::Auto, Some(d)) if d.len() * 2 >= grid.len() => FociReading::Table,
+            (FociReading::Auto, Some(_)) => FociReading::Cached,
+            (r, _) => r,
         };
-        if use_table {
-            let table = FociTable((0..n as u32).map(|i| focus_info(cells, grid, i)).collect());
-            self.scan_with(&table, cells, grid, dirty, out)
-        } else {
-            self.scan_with(&LiveFoci { cells, grid }, cells, grid, dirty, out)
+        match reading {
+            FociReading::Table => self.scan_with(
+                &mut FociTable::new(cells, grid, &self.classes),
+                cells,
+                grid,
+                dirty,
+                out,
+            ),
+            FociReading::Live => self.scan_with(
+                &mut LiveFoci {
+                    cells,
+                    grid,
+                    classes: &self.classes,
+                },
+                cells,
+                grid,
+                dirty,
+                out,
+            ),
+            FociReading::Cached | FociReading::Auto => self.scan_with(
+                &mut CachedFoci::new(cells, grid, &self.classes),
+                cells,
+                grid,
+                dirty,
+                out,
+            ),
         }
     }
 
     fn scan_with<S: FocusSource>(
         &self,
-        src: &S,
+        src: &mut S,
         cells: &[Cell],
         grid: Grid,
         dirty: Option<&[u32]>,
@@ -684,40 +1325,130 @@ impl RuleIndex {
             cells,
             grid,
             out,
+            dirty_set: [u32::MAX; DIRTY_SET_LINES],
         };
         match dirty {
             None => {
-                for a in 0..grid.len() as u32 {
-                    scan.anchor(a, None)?;
+                for r in 0..grid.h {
+                    for c in 0..grid.w {
+                        scan.number(r, c, false)?;
+                    }
                 }
             }
             Some(list) => {
                 for &d in list {
-                    if d as usize >= grid.len() || src.get(d).value == NOT_FOCUS {
-                        continue;
-                    }
-                    // Placements where the dirty number is the anchor…
-                    scan.anchor(d, None)?;
-                    // …and where it is a later focus: the anchor sits one
-                    // slot offset back.
-                    if self.max_order >= 2 {
-                        let (r, c) = grid.rc(d);
-                        let mut slots = self.all_slots;
-                        while slots != 0 {
-                            let s = slots.trailing_zeros();
-                            slots &= slots - 1;
-                            let (dr, dc) = slot_offset(s);
-                            let ar = r.wrapping_sub(dr as usize);
-                            let ac = c.wrapping_sub(dc as usize);
-                            if ar < grid.h && ac < grid.w {
-                                scan.anchor((ar * grid.w + ac) as u32, Some(s))?;
-                            }
-                        }
+                    scan.dirty_set[d as usize % DIRTY_SET_LINES] = d;
+                }
+                for &d in list {
+                    if (d as usize) < grid.len() {
+                        // (A 32-bit division: cheaper than `Grid::rc`'s.)
+                        let w = grid.w as u32;
+                        scan.number((d / w) as usize, (d % w) as usize, true)?;
                     }
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// Stores images as entries: one chain per key, identical images merged.
+struct Builder {
+    entries1: EntryStore,
+    entries: EntryStore,
+    extras: Vec<ExtraCell>,
+    order1: Vec<u32>,
+    multi: KeyTable,
+    filter: KeyFilter,
+}
+
+impl Builder {
+    fn add(&mut self, order: usize, forbidden: bool, image: &Image, extras: &[ExtraCell]) {
+        let store = if order == 1 {
+            &mut self.entries1
+        } else {
+            &mut self.entries
+        };
+        let new = store.entries.len() as u32;
+        let (key_lo, key_hi) = if order == 1 {
+            (0, 0)
+        } else {
+            (image.key as u64, (image.key >> 64) as u64)
+        };
+        let head = if order == 1 {
+            let slot = &mut self.order1[image.key as usize];
+            let head = *slot;
+            if head == NO_ENTRY {
+                *slot = new;
+            }
+            head
+        } else {
+            let hash = key_hash(key_lo, key_hi);
+            let found = self
+                .multi
+                .find_or_insert(hash, key_lo, key_hi, &store.entries, new);
+            if found.is_none() {
+                self.filter.insert(hash);
+            }
+            found.unwrap_or(NO_ENTRY)
+        };
+        // Same key: look for an entry with the same walls and extra cells
+        // (the order follows from the key) to merge with; otherwise append
+        // to the chain.
+        let mut at = head;
+        let mut last = NO_ENTRY;
+        while at != NO_ENTRY {
+            let check = store.check(at);
+            if check.walls == image.walls
+                && self.extras[check.extras_start as usize..][..check.extras_len as usize]
+                    == *extras
+            {
+                // Each merged conclusion is sound, so is their union; a
+                // forbidden image means no layout shows this pattern.
+                let e = &mut store.entries[at as usize];
+                if forbidden || e.forbidden() {
+                    e.safe_meta = e.safe_meta & !FRAME_BITS | META_FORBIDDEN;
+                    e.mine = 0;
+                } else {
+                    e.safe_meta |= image.safe;
+                    e.mine |= image.mine;
+                }
+                return;
+            }
+            last = at;
+            at = store.next(at).unwrap_or(NO_ENTRY);
+        }
+        if last != NO_ENTRY {
+            store.entries[last as usize].safe_meta |= META_NEXT;
+            store.next.insert(last, new);
+        }
+        let (safe, mine) = if forbidden {
+            (0, 0)
+        } else {
+            (image.safe, image.mine)
+        };
+        let mut safe_meta = safe | (order as u64) << META_ORDER_SHIFT;
+        if forbidden {
+            safe_meta |= META_FORBIDDEN;
+        }
+        if image.walls != 0 || !extras.is_empty() {
+            safe_meta |= META_CHECKED;
+            store.checks.insert(
+                new,
+                Check {
+                    walls: image.walls,
+                    extras_start: self.extras.len() as u32,
+                    extras_len: extras.len() as u32,
+                },
+            );
+            self.extras.extend_from_slice(extras);
+        }
+        store.entries.push(Entry {
+            key_lo,
+            key_hi,
+            safe_meta,
+            mine,
+        });
     }
 }
 
@@ -752,162 +1483,6 @@ fn finish(out: &mut Vec<(Forced, u8)>, start: usize) -> Result<(), Contradiction
     Ok(())
 }
 
-/// Prepares one image: anchor, slots, key, frame masks, extra cells.
-fn prepare(image: &Rule) -> Result<Prepared, String> {
-    let p = &image.pattern;
-    let (h, w) = (p.h as isize, p.w as isize);
-    let order = image.order() as usize;
-    if order == 0 {
-        return Err("no focus number".into());
-    }
-    if order > MAX_ORDER {
-        return Err(format!("order {order} above the supported {MAX_ORDER}"));
-    }
-    if p.cells.len() > 64 {
-        return Err(format!("pattern {}×{} has more than 64 cells", p.h, p.w));
-    }
-    let forbidden = image.kind == RuleKind::Forbidden;
-    if !forbidden && (image.safe | image.mine) == 0 {
-        return Err("forced rule with an empty conclusion".into());
-    }
-    if image.safe & image.mine != 0 {
-        return Err("a cell concluded both safe and mine".into());
-    }
-    let at = |r: isize, c: isize| -> Option<PatternCell> {
-        (r >= 0 && c >= 0 && r < h && c < w).then(|| p.cells[(r * w + c) as usize])
-    };
-    let mut foci: Vec<(isize, isize, u8)> = Vec::with_capacity(order);
-    for r in 0..h {
-        for c in 0..w {
-            if let Some(PatternCell::Number(v)) = at(r, c) {
-                if v > 8 {
-                    return Err(format!("focus at ({r},{c}) has value {v} above 8"));
-                }
-                foci.push((r, c, v));
-            }
-        }
-    }
-    let (ar, ac, _) = foci[0];
-    let mut slot_set = 0u32;
-    let mut slot_of = Vec::with_capacity(order);
-    let mut focus_list = Vec::with_capacity(order);
-    for &(r, c, v) in &foci {
-        let mut closed = 0u8;
-        for dr in -1..=1 {
-            for dc in -1..=1 {
-                if dr == 0 && dc == 0 {
-                    continue;
-                }
-                match at(r + dr, c + dc) {
-                    None | Some(PatternCell::Any) => {
-                        return Err(format!(
-                            "neighbour ({},{}) of focus ({r},{c}) is not in the pattern or is Any",
-                            r + dr,
-                            c + dc
-                        ))
-                    }
-                    Some(PatternCell::Closed) => closed += 1,
-                    Some(_) => {}
-                }
-            }
-        }
-        focus_list.push((v, closed));
-        let (dr, dc) = (r - ar, c - ac);
-        if (r, c) != (ar, ac) {
-            if dr > 3 || dc.abs() > 3 {
-                return Err(format!(
-                    "focus ({r},{c}) is more than 3 rows or columns from focus ({ar},{ac})"
-                ));
-            }
-            let slot = (dr * SLOT_COLS + dc + 3) as u32;
-            debug_assert!((FIRST_SLOT..SLOTS).contains(&slot));
-            slot_set |= 1 << slot;
-            slot_of.push(slot);
-        }
-    }
-    let in_union = |r: isize, c: isize| {
-        foci.iter()
-            .any(|&(fr, fc, _)| (fr - r).abs() <= 1 && (fc - c).abs() <= 1)
-    };
-    let frame_bit = |r: isize, c: isize| -> u64 {
-        let fr = r - ar + ANCHOR_FRAME_ROW;
-        let fc = c - ac + ANCHOR_FRAME_COL;
-        debug_assert!((0..FRAME_H as isize).contains(&fr) && (0..FRAME_W as isize).contains(&fc));
-        1u64 << (fr * FRAME_W as isize + fc)
-    };
-    let mut closed = 0u64;
-    let mut walls = 0u64;
-    let mut extras = Vec::new();
-    let mut safe = 0u64;
-    let mut mine = 0u64;
-    for r in 0..h {
-        for c in 0..w {
-            let bit = (r * w + c) as u32;
-            let cell = p.cells[bit as usize];
-            let concluded = (image.safe | image.mine) >> bit & 1 == 1;
-            if concluded && cell != PatternCell::Closed {
-                return Err(format!("conclusion on ({r},{c}), which is not Closed"));
-            }
-            if in_union(r, c) {
-                match cell {
-                    PatternCell::Closed => closed |= frame_bit(r, c),
-                    PatternCell::Wall => walls |= frame_bit(r, c),
-                    _ => {}
-                }
-                if concluded && !forbidden {
-                    if image.safe >> bit & 1 == 1 {
-                        safe |= frame_bit(r, c);
-                    } else {
-                        mine |= frame_bit(r, c);
-                    }
-                }
-            } else {
-                if concluded {
-                    return Err(format!("conclusion on ({r},{c}), next to no focus"));
-                }
-                if cell != PatternCell::Any {
-                    extras.push(ExtraCell {
-                        dr: (r - ar) as i16,
-                        dc: (c - ac) as i16,
-                        cell,
-                    });
-                }
-            }
-        }
-    }
-    let slot = if order == 1 {
-        // The anchor's 3×3 sits at frame rows 0..3, columns 3..6.
-        let mut mask9 = 0usize;
-        for k in 0..3 {
-            mask9 |= ((closed >> (k * FRAME_W + 3) & 7) as usize) << (3 * k);
-        }
-        Slot::Order1(foci[0].2 as usize * 512 + mask9)
-    } else {
-        let mut key = closed as u128 | (slot_set as u128) << KEY_SLOTS_SHIFT;
-        // Values: anchor first, then by slot (= row-major order).
-        key |= (foci[0].2 as u128) << KEY_VALUES_SHIFT;
-        for (i, &(_, _, v)) in foci.iter().enumerate().skip(1) {
-            key |= (v as u128) << (KEY_VALUES_SHIFT + 4 * i as u32);
-        }
-        Slot::Multi(key)
-    };
-    Ok(Prepared {
-        slot,
-        entry: Entry {
-            walls,
-            extras_start: 0,
-            extras_len: 0,
-            order: order as u8,
-            forbidden,
-            safe,
-            mine,
-        },
-        extras,
-        slot_set,
-        foci: focus_list,
-    })
-}
-
 /// Frame bits of the anchor at `(r, c)` that fall outside the field.
 #[inline]
 fn outside_mask(grid: Grid, r: usize, c: usize) -> u64 {
@@ -925,109 +1500,245 @@ fn outside_mask(grid: Grid, r: usize, c: usize) -> u64 {
     mask
 }
 
+/// Lines of [`Scan::dirty_set`].
+const DIRTY_SET_LINES: usize = 128;
+
 /// One `find` call's scanning state.
 struct Scan<'a, S> {
     index: &'a RuleIndex,
-    src: &'a S,
+    src: &'a mut S,
     cells: &'a [Cell],
     grid: Grid,
     out: &'a mut Vec<(Forced, u8)>,
+    /// Part of the dirty list, direct-mapped by cell index (`u32::MAX`:
+    /// empty line): a number found here is certainly dirty, so the
+    /// placements it anchors are examined when its turn comes, and need
+    /// not be examined from their other foci. (A dirty number evicted by
+    /// another is merely examined twice.)
+    dirty_set: [u32; DIRTY_SET_LINES],
 }
 
-/// The placement being enumerated: its anchor and the foci chosen so far.
+/// An anchor of orders ≥ 3 and the numbers at its slots.
 struct Placement {
-    anchor: u32,
     r: usize,
     c: usize,
-    /// Foci at slots, indexed by slot (valid where `candidates` has the bit).
+    /// Foci at slots, indexed by slot (valid where the anchor's candidate
+    /// set has the bit).
     near: [FocusInfo; SLOTS as usize],
-    /// Outside-the-field frame bits, computed when a wall test first needs
-    /// them.
-    outside: Option<u64>,
 }
 
 impl<S: FocusSource> Scan<'_, S> {
-    /// Examines the placements anchored at `a`. With `required = Some(s)`
-    /// only those with a focus at slot `s` (the dirty number), so order 1 is
-    /// skipped.
-    fn anchor(&mut self, a: u32, required: Option<u32>) -> Result<(), Contradiction> {
+    /// The cell `(r + dr, c + dc)` if it is inside the grid.
+    #[inline]
+    fn offset(&self, r: usize, c: usize, dr: isize, dc: isize) -> Option<(usize, usize)> {
+        let rr = r.wrapping_add(dr as usize);
+        let cc = c.wrapping_add(dc as usize);
+        (rr < self.grid.h && cc < self.grid.w).then_some((rr, cc))
+    }
+
+    /// Examines the placements through the number at `(r, c)`: with
+    /// `dirty`, every placement it is a focus of; otherwise (a full scan
+    /// over all anchors) those it is the anchor of.
+    fn number(&mut self, r: usize, c: usize, dirty: bool) -> Result<(), Contradiction> {
         let index = self.index;
-        let fa = self.src.get(a);
-        if fa.value == NOT_FOCUS {
-            return Ok(());
+        let f = self.src.get(r, c);
+        // `orders == 0`: no rule has a focus with this value and this many
+        // closed neighbours, so no placement through this number matches.
+        if f.orders & ORDER_1 != 0 {
+            let head = index.order1[f.order1 as usize];
+            self.apply_chain(&index.entries1, head, r, c, 0)?;
         }
-        let (r, c) = self.grid.rc(a);
-        let mut place = Placement {
-            anchor: a,
-            r,
-            c,
-            near: [NO_FOCUS; SLOTS as usize],
-            outside: None,
-        };
-        if required.is_none() {
-            let (start, len) = index.order1[fa.value as usize * 512 + fa.mask9 as usize];
-            for e in start..start + len {
-                self.apply(e as usize, &mut place, 0)?;
-            }
+        if f.orders & ORDER_2 != 0 {
+            self.pairs(r, c, f, dirty)?;
         }
-        if index.max_order < 2 {
-            return Ok(());
-        }
-        let fa_bit = 1u128 << (fa.value as u32 * 9 + fa.unknown as u32);
-        let orders = (2..=index.max_order).filter(|&k| index.admissible[k] & fa_bit != 0);
-        let mut candidates = 0u32;
-        let mut read = false;
-        for order in orders {
-            if !read {
-                // Revealed numbers at the slots some rule uses.
-                read = true;
-                let mut slots = index.all_slots;
+        if f.orders & ORDERS_ABOVE_2 != 0 {
+            self.anchor(r, c, f, None)?;
+            if dirty {
+                // …and where it is a later focus: the anchor sits one slot
+                // offset back.
+                let mut slots = index.slots_above_2;
                 while slots != 0 {
                     let s = slots.trailing_zeros();
                     slots &= slots - 1;
                     let (dr, dc) = slot_offset(s);
-                    let rr = r + dr as usize;
-                    let cc = c.wrapping_add(dc as usize);
-                    if rr < self.grid.h && cc < self.grid.w {
-                        let f = self.src.get((rr * self.grid.w + cc) as u32);
-                        if f.value != NOT_FOCUS {
-                            place.near[s as usize] = f;
-                            candidates |= 1 << s;
+                    if let Some((ar, ac)) = self.offset(r, c, -dr, -dc) {
+                        if self.is_dirty(ar, ac) {
+                            continue;
+                        }
+                        let fa = self.src.get(ar, ac);
+                        if fa.orders & ORDERS_ABOVE_2 != 0 {
+                            self.anchor(ar, ac, fa, Some(s))?;
                         }
                     }
                 }
-                if let Some(s) = required {
-                    if candidates >> s & 1 == 0 {
-                        return Ok(());
-                    }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the number at `(r, c)` is certainly in the dirty list (then
+    /// it is examined as an anchor in its own turn).
+    #[inline]
+    fn is_dirty(&self, r: usize, c: usize) -> bool {
+        let i = (r * self.grid.w + c) as u32;
+        self.dirty_set[i as usize % DIRTY_SET_LINES] == i
+    }
+
+    /// Order 2: the number at `(r, c)` as the anchor with each number at a
+    /// slot some pair rule uses, and (when `dirty`) as the second focus of
+    /// each number one such slot offset back.
+    fn pairs(
+        &mut self,
+        r: usize,
+        c: usize,
+        f: FocusInfo,
+        dirty: bool,
+    ) -> Result<(), Contradiction> {
+        let (h, w) = (self.grid.h, self.grid.w);
+        let cells = self.cells;
+        // First, without a branch on the board's contents (those are as
+        // good as random, and mispredicted branches dominated the cost):
+        // which pair slots hold a revealed number, forward from this number
+        // (bit `s`) and backward to an anchor that is not dirty itself
+        // (bit `32 + s`; a dirty anchor examines the pair in its own turn).
+        let mut revealed = 0u64;
+        let mut slots = self.index.slots_by_order[2];
+        while slots != 0 {
+            let s = slots.trailing_zeros();
+            slots &= slots - 1;
+            let (dr, dc) = SLOT_OFFSETS[s as usize];
+            let (rr, cc) = (r.wrapping_add(dr as usize), c.wrapping_add(dc as usize));
+            if rr < h && cc < w {
+                revealed |= (matches!(cells[rr * w + cc], Cell::Revealed(_)) as u64) << s;
+            }
+            if dirty {
+                let (ar, ac) = (r.wrapping_sub(dr as usize), c.wrapping_sub(dc as usize));
+                if ar < h && ac < w {
+                    let a = ar * w + ac;
+                    let fresh = matches!(cells[a], Cell::Revealed(_))
+                        & (self.dirty_set[a % DIRTY_SET_LINES] != a as u32);
+                    revealed |= (fresh as u64) << (32 + s);
                 }
+            }
+        }
+        // Then the pairs whose other number can be a focus of a pair rule.
+        while revealed != 0 {
+            let bit = revealed.trailing_zeros();
+            revealed &= revealed - 1;
+            let s = bit % 32;
+            let (dr, dc) = SLOT_OFFSETS[s as usize];
+            if bit < 32 {
+                let g = self.src.get(r + dr as usize, c.wrapping_add(dc as usize));
+                if g.orders & ORDER_2 != 0 {
+                    self.pair(r, c, f, s, g)?;
+                }
+            } else {
+                let (ar, ac) = (r - dr as usize, c.wrapping_sub(dc as usize));
+                let g = self.src.get(ar, ac);
+                if g.orders & ORDER_2 != 0 {
+                    self.pair(ar, ac, g, s, f)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Looks up the pair anchored at `(r, c)` (focus `fa`) with `fb` at
+    /// slot `s`.
+    #[inline]
+    fn pair(
+        &mut self,
+        r: usize,
+        c: usize,
+        fa: FocusInfo,
+        s: u32,
+        fb: FocusInfo,
+    ) -> Result<(), Contradiction> {
+        let closed = (fa.spread as u64) << ANCHOR_SHIFT | (fb.spread as u64) << slot_shift(s);
+        let key = closed as u128
+            | 1u128 << (KEY_SLOTS_SHIFT + s)
+            | (fa.value() as u128) << KEY_VALUES_SHIFT
+            | (fb.value() as u128) << (KEY_VALUES_SHIFT + 4);
+        self.lookup(key, r, c, 1 << s)
+    }
+
+    /// Looks up a key of order ≥ 2 and applies what it holds.
+    #[inline]
+    fn lookup(
+        &mut self,
+        key: u128,
+        r: usize,
+        c: usize,
+        slot_set: u32,
+    ) -> Result<(), Contradiction> {
+        let index = self.index;
+        let (lo, hi) = (key as u64, (key >> 64) as u64);
+        let hash = key_hash(lo, hi);
+        if !index.filter.may_contain(hash) {
+            return Ok(());
+        }
+        if let Some(head) = index.multi.find(hash, lo, hi, &index.entries.entries) {
+            self.apply_chain(&index.entries, head, r, c, slot_set)?;
+        }
+        Ok(())
+    }
+
+    /// Examines the placements of orders ≥ 3 anchored at `(r, c)`. With
+    /// `required = Some(s)` only those with a focus at slot `s` (the dirty
+    /// number).
+    fn anchor(
+        &mut self,
+        r: usize,
+        c: usize,
+        fa: FocusInfo,
+        required: Option<u32>,
+    ) -> Result<(), Contradiction> {
+        let index = self.index;
+        let mut place = Placement {
+            r,
+            c,
+            near: [NO_FOCUS; SLOTS as usize],
+        };
+        // Numbers at the slots some rule of order ≥ 3 uses that can be a
+        // focus of such a rule.
+        let mut candidates = 0u32;
+        let mut slots = index.slots_above_2;
+        while slots != 0 {
+            let s = slots.trailing_zeros();
+            slots &= slots - 1;
+            let (dr, dc) = slot_offset(s);
+            if let Some((rr, cc)) = self.offset(r, c, dr, dc) {
+                let f = self.src.get(rr, cc);
+                if f.orders & ORDERS_ABOVE_2 != 0 {
+                    place.near[s as usize] = f;
+                    candidates |= 1 << s;
+                }
+            }
+        }
+        let required_bit = required.map_or(0, |s| 1u32 << s);
+        if candidates & required_bit != required_bit {
+            return Ok(());
+        }
+        for order in 3..=index.max_order {
+            let order_bit = 1u16 << order;
+            if fa.orders & order_bit == 0 {
+                continue;
             }
             let mut usable = 0u32;
             let mut c2 = candidates & index.slots_by_order[order];
             while c2 != 0 {
                 let s = c2.trailing_zeros();
                 c2 &= c2 - 1;
-                let f = place.near[s as usize];
-                if index.admissible[order] >> (f.value as u32 * 9 + f.unknown as u32) & 1 == 1 {
+                if place.near[s as usize].orders & order_bit != 0 {
                     usable |= 1 << s;
                 }
             }
-            let required_bit = required.map_or(0, |s| 1u32 << s);
             if usable & required_bit != required_bit || usable == 0 {
                 continue;
             }
             let closed = (fa.spread as u64) << ANCHOR_SHIFT;
-            let values = (fa.value as u128) << KEY_VALUES_SHIFT;
-            self.extend(
-                order,
-                &mut place,
-                usable,
-                required_bit,
-                0,
-                1,
-                closed,
-                values,
-            )?;
+            let values = (fa.value() as u128) << KEY_VALUES_SHIFT;
+            self.extend(order, &place, usable, required_bit, 0, 1, closed, values)?;
         }
         Ok(())
     }
@@ -1039,7 +1750,7 @@ impl<S: FocusSource> Scan<'_, S> {
     fn extend(
         &mut self,
         order: usize,
-        place: &mut Placement,
+        place: &Placement,
         usable: u32,
         required_bit: u32,
         prefix: u32,
@@ -1069,21 +1780,14 @@ impl<S: FocusSource> Scan<'_, S> {
             choices &= choices - 1;
             let f = place.near[s as usize];
             let closed2 = closed | (f.spread as u64) << slot_shift(s);
-            let values2 = values | (f.value as u128) << (KEY_VALUES_SHIFT + 4 * depth as u32);
+            let values2 = values | (f.value() as u128) << (KEY_VALUES_SHIFT + 4 * depth as u32);
             let prefix2 = prefix | 1 << s;
             if depth + 1 == order {
                 if prefix2 & required_bit != required_bit {
                     continue;
                 }
                 let key = closed2 as u128 | (prefix2 as u128) << KEY_SLOTS_SHIFT | values2;
-                if !index.filter.may_contain(key) {
-                    continue;
-                }
-                if let Some(&(start, len)) = index.multi.get(&split(key)) {
-                    for e in start..start + len {
-                        self.apply(e as usize, place, prefix2)?;
-                    }
-                }
+                self.lookup(key, place.r, place.c, prefix2)?;
             } else {
                 self.extend(
                     order,
@@ -1100,44 +1804,41 @@ impl<S: FocusSource> Scan<'_, S> {
         Ok(())
     }
 
+    /// Applies every entry of the chain in `store` starting at `head` to
+    /// the placement anchored at `(r, c)` with foci at `slot_set`.
+    #[inline]
+    fn apply_chain(
+        &mut self,
+        store: &EntryStore,
+        head: u32,
+        r: usize,
+        c: usize,
+        slot_set: u32,
+    ) -> Result<(), Contradiction> {
+        let mut at = Some(head).filter(|&h| h != NO_ENTRY);
+        while let Some(e) = at {
+            self.apply(store, e, r, c, slot_set)?;
+            at = store.next(e);
+        }
+        Ok(())
+    }
+
     /// The key matched: the foci have the pattern's values and `U`'s closed
     /// cells are exactly the pattern's. Runs the entry's remaining tests and
     /// applies it.
     fn apply(
         &mut self,
-        e: usize,
-        place: &mut Placement,
+        store: &EntryStore,
+        e: u32,
+        r: usize,
+        c: usize,
         slot_set: u32,
     ) -> Result<(), Contradiction> {
-        let index = self.index;
-        let entry = index.entries[e];
+        let entry = store.entries[e as usize];
         let grid = self.grid;
-        if entry.walls != 0 {
-            let outside = *place
-                .outside
-                .get_or_insert_with(|| outside_mask(grid, place.r, place.c));
-            if entry.walls & !outside != 0 {
-                return Ok(());
-            }
+        if entry.safe_meta & META_CHECKED != 0 && !self.passes(store.check(e), r, c) {
+            return Ok(());
         }
-        for x in &index.extras[entry.extras_start as usize..][..entry.extras_len as usize] {
-            let rr = place.r as isize + x.dr as isize;
-            let cc = place.c as isize + x.dc as isize;
-            let inside = rr >= 0 && cc >= 0 && (rr as usize) < grid.h && (cc as usize) < grid.w;
-            let unknown = inside && self.cells[rr as usize * grid.w + cc as usize].is_unknown();
-            let ok = match x.cell {
-                PatternCell::Any => true,
-                PatternCell::Wall => !inside,
-                PatternCell::Open => !unknown,
-                PatternCell::Closed => unknown,
-                // Every Number is a focus, inside the union; never stored.
-                PatternCell::Number(_) => false,
-            };
-            if !ok {
-                return Ok(());
-            }
-        }
-        let (r, c) = (place.r, place.c);
         let cell_of = |bit: u32| -> u32 {
             let fr = bit as usize / FRAME_W;
             let fc = bit as usize % FRAME_W;
@@ -1145,11 +1846,11 @@ impl<S: FocusSource> Scan<'_, S> {
             let cc = (c + fc).wrapping_sub(ANCHOR_FRAME_COL as usize);
             (rr * grid.w + cc) as u32
         };
-        if entry.forbidden {
+        if entry.forbidden() {
             // A forbidden combination: no assignment of the pattern's closed
             // cells satisfies its foci (proven when the rule was made), and
             // the board shows exactly that pattern here.
-            let mut foci = vec![place.anchor];
+            let mut foci = vec![(r * grid.w + c) as u32];
             let mut rest = slot_set;
             while rest != 0 {
                 let s = rest.trailing_zeros();
@@ -1159,40 +1860,51 @@ impl<S: FocusSource> Scan<'_, S> {
             }
             return Err(Contradiction::new(
                 foci,
-                format!("a forbidden combination of order {} matches", entry.order),
+                format!("a forbidden combination of order {} matches", entry.order()),
             ));
         }
         // A sound rule matched cell by cell: its foci have exactly the
         // pattern's values and closed neighbours, so in every layout
         // consistent with these numbers the concluded cells are safe / mines
         // (each is Closed in the pattern, hence unknown here).
-        let mut safe = entry.safe;
-        while safe != 0 {
-            let b = safe.trailing_zeros();
-            safe &= safe - 1;
-            let cell = cell_of(b);
-            self.out.push((
-                Forced {
-                    cell,
-                    value: Value::Safe,
-                },
-                entry.order,
-            ));
-        }
-        let mut mine = entry.mine;
-        while mine != 0 {
-            let b = mine.trailing_zeros();
-            mine &= mine - 1;
-            let cell = cell_of(b);
-            self.out.push((
-                Forced {
-                    cell,
-                    value: Value::Mine,
-                },
-                entry.order,
-            ));
+        for (mut bits, value) in [(entry.safe(), Value::Safe), (entry.mine, Value::Mine)] {
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                self.out.push((
+                    Forced {
+                        cell: cell_of(b),
+                        value,
+                    },
+                    entry.order(),
+                ));
+            }
         }
         Ok(())
+    }
+
+    /// The wall and extra-cell tests of an entry whose key matched at the
+    /// anchor `(r, c)`.
+    fn passes(&self, check: Check, r: usize, c: usize) -> bool {
+        let grid = self.grid;
+        if check.walls & !outside_mask(grid, r, c) != 0 {
+            return false;
+        }
+        let extras = &self.index.extras[check.extras_start as usize..][..check.extras_len as usize];
+        extras.iter().all(|x| {
+            let rr = r as isize + x.dr as isize;
+            let cc = c as isize + x.dc as isize;
+            let inside = rr >= 0 && cc >= 0 && (rr as usize) < grid.h && (cc as usize) < grid.w;
+            let unknown = inside && self.cells[rr as usize * grid.w + cc as usize].is_unknown();
+            match x.cell {
+                PatternCell::Any => true,
+                PatternCell::Wall => !inside,
+                PatternCell::Open => !unknown,
+                PatternCell::Closed => unknown,
+                // Every Number is a focus, inside the union; never stored.
+                PatternCell::Number(_) => false,
+            }
+        })
     }
 }
 
@@ -1406,18 +2118,27 @@ mod tests {
     #[test]
     fn focus_info_reads_effective_values_and_closed_masks() {
         let b = board(&["?*?", "?3.", "2??"]);
-        let f = focus_info(b.cells(), b.grid(), 4);
-        assert_eq!((f.value, f.unknown), (2, 5));
-        assert_eq!(f.mask9, 0b110_001_101);
+        let every: FocusClasses = [ORDER_1; 81];
+        let f = focus_info(b.cells(), b.grid(), &every, 1, 1);
+        assert_eq!(f.value(), 2);
+        assert_eq!(f.order1, 2 * 512 + 0b110_001_101);
         assert_eq!(f.spread, 0b11 << 19 | 1 << 9 | 0b101);
         // Corner: neighbours outside the field are not closed.
-        let f = focus_info(b.cells(), b.grid(), 6);
-        assert_eq!((f.value, f.unknown), (2, 2));
+        let f = focus_info(b.cells(), b.grid(), &every, 2, 0);
+        assert_eq!(f.value(), 2);
         // (1,0) is the 3×3's top middle, (2,1) its middle right.
-        assert_eq!(f.mask9, 0b000_100_010);
+        assert_eq!(f.order1 & 511, 0b000_100_010);
+        // Only the orders whose foci have that value and count.
+        let mut classes: FocusClasses = [0; 81];
+        classes[2 * 9 + 2] = ORDER_2;
+        assert_eq!(
+            focus_info(b.cells(), b.grid(), &classes, 2, 0).orders,
+            ORDER_2
+        );
+        assert_eq!(focus_info(b.cells(), b.grid(), &classes, 1, 1).orders, 0);
         // Too many flags: no value any pattern has.
         let b = board(&["**", "1?"]);
-        assert_eq!(focus_info(b.cells(), b.grid(), 2).value, NOT_FOCUS);
+        assert_eq!(focus_info(b.cells(), b.grid(), &every, 1, 0).orders, 0);
     }
 
     #[test]
@@ -1441,5 +2162,151 @@ mod tests {
         );
         let mut out = vec![(f(3, Value::Safe), 1), (f(3, Value::Mine), 2)];
         assert_eq!(finish(&mut out, 0).unwrap_err().cells, vec![3]);
+    }
+
+    /// `one_one_wall` with its walls read as open cells: the same key in
+    /// every orientation, different walls.
+    fn one_one_open() -> Rule {
+        let mut rule = one_one_wall();
+        for cell in &mut rule.pattern.cells {
+            if *cell == Wall {
+                *cell = Open;
+            }
+        }
+        rule.canonical()
+    }
+
+    #[test]
+    fn images_with_one_key_and_different_walls_share_a_chain() {
+        let index = RuleIndex::from_rules(&[one_one_wall(), one_one_open()]);
+        let stats = index.stats();
+        assert_eq!(stats.images_by_order[2], 16);
+        assert_eq!(stats.multi_keys, 8);
+        assert_eq!(stats.entries, 16);
+        assert_eq!(stats.checked_entries, 8);
+        // In the corner both match (outside the field counts as open).
+        let mut out = Vec::new();
+        index.find(&board(&["11.", "???"]), None, &mut out).unwrap();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].0.cell, 5);
+        // Away from the walls only the open one, whichever entry of the
+        // chain comes first.
+        for rules in [
+            [one_one_wall(), one_one_open()],
+            [one_one_open(), one_one_wall()],
+        ] {
+            let index = RuleIndex::from_rules(&rules);
+            let mut out = Vec::new();
+            index
+                .find(&board(&["....", ".11.", ".???"]), None, &mut out)
+                .unwrap();
+            let expected = Forced {
+                cell: 11,
+                value: Value::Safe,
+            };
+            assert_eq!(out, vec![(expected, 2)]);
+        }
+    }
+
+    #[test]
+    fn identical_images_of_different_rules_are_merged() {
+        let rule = one_one_wall();
+        let index = RuleIndex::from_rules(&[rule.clone(), rule.clone()]);
+        assert_eq!(index.len(), 2);
+        assert_eq!(index.stats().entries, 8);
+        // A forbidden rule with the same pattern makes the merged entries
+        // forbidden, in either order.
+        let mut forbidden = rule.clone();
+        forbidden.kind = RuleKind::Forbidden;
+        forbidden.safe = 0;
+        for rules in [
+            [rule.clone(), forbidden.clone()],
+            [forbidden.clone(), rule.clone()],
+        ] {
+            let index = RuleIndex::from_rules(&rules);
+            let stats = index.stats();
+            assert_eq!((stats.entries, stats.forbidden_entries), (8, 8));
+            let err = index
+                .find(&board(&["11.", "???"]), None, &mut Vec::new())
+                .unwrap_err();
+            assert_eq!(err.cells, vec![0, 1]);
+        }
+    }
+
+    #[test]
+    fn a_symmetric_rule_is_stored_once_per_distinct_image() {
+        // A 0 with every neighbour closed: all 8 images are the same rule.
+        let mut cells = vec![Closed; 9];
+        cells[4] = Number(0);
+        let rule = Rule {
+            pattern: Pattern::new(3, 3, cells),
+            kind: RuleKind::Forced,
+            safe: 0b111_101_111,
+            mine: 0,
+        };
+        let index = RuleIndex::from_rules(&[rule]);
+        assert_eq!(index.stats().images_by_order[1], 1);
+        assert_eq!(index.stats().entries, 1);
+        // `2 2` over two closed cells, open around: both are mines. The
+        // rule is its own left-right mirror image: 4 distinct images.
+        let mut cells = vec![Open; 12];
+        cells[5] = Number(2);
+        cells[6] = Number(2);
+        cells[9] = Closed;
+        cells[10] = Closed;
+        let rule = Rule {
+            pattern: Pattern::new(3, 4, cells),
+            kind: RuleKind::Forced,
+            safe: 0,
+            mine: 1 << 9 | 1 << 10,
+        };
+        let index = RuleIndex::from_rules(&[rule.canonical()]);
+        assert_eq!(index.stats().images_by_order[2], 4);
+    }
+
+    #[test]
+    fn every_way_of_reading_the_numbers_agrees() {
+        let index = RuleIndex::from_rules(&[one_one_wall(), one_one_open()]);
+        // A board wider and taller than the cache (8 × 16), numbers
+        // everywhere: cache lines are reused across dirty numbers.
+        let rows: Vec<String> = (0..20)
+            .map(|r| {
+                (0..37)
+                    .map(|c| match (r % 3, c % 5) {
+                        (2, _) => '?',
+                        (_, 3) | (_, 4) => '.',
+                        _ => '1',
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let b = board(&rows);
+        let numbers: Vec<u32> = (0..b.grid().len() as u32)
+            .filter(|&i| matches!(b.cell(i), Cell::Revealed(_)))
+            .collect();
+        let mut full = Vec::new();
+        index
+            .find_with(&b, None, FociReading::Table, &mut full)
+            .unwrap();
+        assert!(!full.is_empty());
+        for reading in [
+            FociReading::Auto,
+            FociReading::Table,
+            FociReading::Live,
+            FociReading::Cached,
+        ] {
+            let mut all = Vec::new();
+            index.find_with(&b, None, reading, &mut all).unwrap();
+            assert_eq!(all, full, "{reading:?}");
+            // Every number dirty, in a scattered order.
+            let mut scattered = numbers.clone();
+            scattered.sort_by_key(|&i| (i * 7919) % 1009);
+            let mut dirty = Vec::new();
+            index
+                .find_with(&b, Some(&scattered), reading, &mut dirty)
+                .unwrap();
+            assert_eq!(dirty, full, "{reading:?}");
+        }
     }
 }
