@@ -985,7 +985,17 @@ fn cli_closed_pipe_is_not_an_error() {
     child.stdout.take().unwrap().read_exact(&mut first).unwrap();
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "{stderr}");
+    // Quietly, either way: sapper restores the default SIGPIPE action, so
+    // like `cat` it may end by that signal; or it notices the closed pipe
+    // and exits 0. Never an error message.
+    #[cfg(unix)]
+    let by_sigpipe = {
+        use std::os::unix::process::ExitStatusExt;
+        out.status.signal() == Some(13)
+    };
+    #[cfg(not(unix))]
+    let by_sigpipe = false;
+    assert!(out.status.success() || by_sigpipe, "{:?} {stderr}", out.status);
     assert_eq!(stderr, "");
     assert!(first.starts_with(b"{\"order\":1"));
 }

@@ -197,6 +197,10 @@ pub struct Board {
     total_mines: Option<u32>,
     known_mines: u32,
     unknown: u32,
+    /// Per cell: how many of its neighbours are `Unknown` / `Mine`, kept up
+    /// to date by [`Board::set`] so a number's equation is read in O(1).
+    unknown_around: Vec<u8>,
+    mines_around: Vec<u8>,
 }
 
 impl Board {
@@ -204,12 +208,26 @@ impl Board {
         assert_eq!(cells.len(), grid.len());
         let known_mines = cells.iter().filter(|c| **c == Cell::Mine).count() as u32;
         let unknown = cells.iter().filter(|c| c.is_unknown()).count() as u32;
+        let mut unknown_around = vec![0u8; cells.len()];
+        let mut mines_around = vec![0u8; cells.len()];
+        for (i, c) in cells.iter().enumerate() {
+            let counter = match c {
+                Cell::Unknown => &mut unknown_around,
+                Cell::Mine => &mut mines_around,
+                _ => continue,
+            };
+            for &n in &grid.neighbours(i as u32) {
+                counter[n as usize] += 1;
+            }
+        }
         Board {
             grid,
             cells,
             total_mines,
             known_mines,
             unknown,
+            unknown_around,
+            mines_around,
         }
     }
 
@@ -261,6 +279,11 @@ impl Board {
     /// Sets a cell's state, keeping the counters right.
     pub fn set(&mut self, i: u32, c: Cell) {
         let old = self.cells[i as usize];
+        if old == c {
+            return;
+        }
+        let was = (old.is_unknown(), old == Cell::Mine);
+        let now = (c.is_unknown(), c == Cell::Mine);
         if old == Cell::Mine {
             self.known_mines -= 1;
         }
@@ -274,6 +297,13 @@ impl Board {
             self.unknown += 1;
         }
         self.cells[i as usize] = c;
+        if was != now {
+            for &n in &self.grid.neighbours(i) {
+                let n = n as usize;
+                self.unknown_around[n] = self.unknown_around[n] + now.0 as u8 - was.0 as u8;
+                self.mines_around[n] = self.mines_around[n] + now.1 as u8 - was.1 as u8;
+            }
+        }
     }
 
     /// For a revealed number at `i`: its effective value (number minus known
@@ -284,16 +314,17 @@ impl Board {
         let Cell::Revealed(n) = self.cells[i as usize] else {
             return None;
         };
-        let mut mines = 0i32;
-        let mut unknown = 0u32;
-        for &nb in &self.grid.neighbours(i) {
-            match self.cells[nb as usize] {
-                Cell::Mine => mines += 1,
-                Cell::Unknown => unknown += 1,
-                _ => {}
-            }
-        }
-        Some((n as i32 - mines, unknown))
+        let i = i as usize;
+        Some((
+            n as i32 - self.mines_around[i] as i32,
+            self.unknown_around[i] as u32,
+        ))
+    }
+
+    /// Number of unknown neighbours of any cell, in O(1).
+    #[inline]
+    pub fn unknown_around(&self, i: u32) -> u32 {
+        self.unknown_around[i as usize] as u32
     }
 
     /// The unknown neighbours of `i`.
@@ -340,5 +371,26 @@ impl fmt::Display for Value {
             Value::Safe => "safe",
             Value::Mine => "mine",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The O(1) counters agree with a recount after any sequence of sets.
+    #[test]
+    fn incremental_counters_match_a_recount() {
+        let grid = Grid::new(5, 7);
+        let mut b = Board::new(grid, vec![Cell::Unknown; 35], Some(6));
+        let states = [Cell::Unknown, Cell::Mine, Cell::Safe, Cell::Revealed(2)];
+        let mut x = 12345u32;
+        for _ in 0..2000 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let cell = (x >> 8) % 35;
+            b.set(cell, states[(x >> 20) as usize % 4]);
+            let fresh = Board::new(grid, b.cells().to_vec(), Some(6));
+            assert_eq!(b, fresh);
+        }
     }
 }

@@ -251,11 +251,15 @@ pub struct Solver<'t> {
     board: Board,
     table: &'t mut MethodTable,
     layers: Layers<'t>,
-    /// Per local layer (single-cell, linked cells 1, then one per rule
-    /// tier): numbers to re-examine.
-    dirty: Vec<Vec<u32>>,
-    /// Bit `k` set: the cell is in `dirty[k]`.
-    in_dirty: Vec<u8>,
+    /// The change log: revealed numbers whose equation changed, in order,
+    /// possibly repeated. Each local layer (single-cell, linked cells 1,
+    /// then one per rule tier) has a cursor into it: its dirty numbers are
+    /// the log past its cursor. One push per change serves every layer.
+    changes: Vec<u32>,
+    cursor: Vec<usize>,
+    /// Dedupe stamps for [`Solver::take_dirty`].
+    seen: Vec<u32>,
+    stamp: u32,
     /// Per global method (linked cells 2, hypotheses): board changed since
     /// its last failed attempt.
     stale: [bool; 2],
@@ -288,8 +292,10 @@ impl<'t> Solver<'t> {
             board,
             table,
             layers,
-            dirty: vec![Vec::new(); FIRST_RULE_SLOT + layers.rules.map_or(0, |r| r.tiers.len())],
-            in_dirty: vec![0; n],
+            changes: Vec::new(),
+            cursor: vec![0; FIRST_RULE_SLOT + layers.rules.map_or(0, |r| r.tiers.len())],
+            seen: vec![0; n],
+            stamp: 0,
             stale: [true, true],
             by_source: BySource::default(),
             log: Vec::new(),
@@ -313,14 +319,15 @@ impl<'t> Solver<'t> {
         &self.log
     }
 
+    #[inline]
     fn mark_dirty_number(&mut self, i: u32) {
-        let flags = &mut self.in_dirty[i as usize];
-        for (k, list) in self.dirty.iter_mut().enumerate() {
-            if *flags >> k & 1 == 0 {
-                *flags |= 1 << k;
-                list.push(i);
-            }
-        }
+        self.changes.push(i);
+    }
+
+    /// Whether layer `k` has changed numbers to look at.
+    #[inline]
+    fn has_dirty(&self, k: usize) -> bool {
+        self.cursor[k] < self.changes.len()
     }
 
     /// A cell changed state: the numbers around it (and it, if revealed)
@@ -348,7 +355,16 @@ impl<'t> Solver<'t> {
     /// the 2 flags both cells, after which the 1 has two mines around it).
     fn take_dirty(&mut self, k: usize, into: &mut Vec<u32>) -> Result<(), Contradiction> {
         into.clear();
-        for &i in &self.dirty[k] {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        for &i in &self.changes[self.cursor[k]..] {
+            if self.seen[i as usize] == self.stamp {
+                continue;
+            }
+            self.seen[i as usize] = self.stamp;
             let (need, closed) = self
                 .board
                 .effective(i)
@@ -370,10 +386,15 @@ impl<'t> Solver<'t> {
                 into.push(i);
             }
         }
-        for &i in &self.dirty[k] {
-            self.in_dirty[i as usize] &= !(1u8 << k);
+        self.cursor[k] = self.changes.len();
+        // Drop the log's prefix every layer has read, so it stays short.
+        let done = *self.cursor.iter().min().expect("at least two layers");
+        if done >= 1024 && done * 2 >= self.changes.len() {
+            self.changes.drain(..done);
+            for c in &mut self.cursor {
+                *c -= done;
+            }
         }
-        self.dirty[k].clear();
         Ok(())
     }
 
@@ -445,7 +466,7 @@ impl<'t> Solver<'t> {
             if let Some(rules) = self.layers.rules {
                 for (t, (_, index)) in rules.tiers.iter().enumerate() {
                     let slot = FIRST_RULE_SLOT + t;
-                    if self.dirty[slot].is_empty() {
+                    if !self.has_dirty(slot) {
                         continue;
                     }
                     self.take_dirty(slot, &mut dirty_now)?;
@@ -487,7 +508,7 @@ impl<'t> Solver<'t> {
                 // already failed on.
                 let dirty: Option<&[u32]> = match local_slot(method) {
                     Some(k) => {
-                        if self.dirty[k].is_empty() {
+                        if !self.has_dirty(k) {
                             continue;
                         }
                         self.take_dirty(k, &mut dirty_now)?;
