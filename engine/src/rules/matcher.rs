@@ -1291,6 +1291,8 @@ impl RuleIndex {
             // (`examples/index_timing.rs`), the cache wins until about half
             // the cells are dirty.
             (FociReading::Auto, Some(d)) if d.len() * 2 >= grid.len() => FociReading::Table,
+            // Order 1 reads each dirty number once: nothing to cache.
+            (FociReading::Auto, Some(_)) if self.max_order == 1 => FociReading::Live,
             (FociReading::Auto, Some(_)) => FociReading::Cached,
             (r, _) => r,
         };
@@ -1339,6 +1341,7 @@ impl RuleIndex {
             out,
             dirty_set: [u32::MAX; DIRTY_SET_LINES],
         };
+        let w = Divisor::new(grid.w as u32);
         match dirty {
             None => {
                 for r in 0..grid.h {
@@ -1348,14 +1351,15 @@ impl RuleIndex {
                 }
             }
             Some(list) => {
-                for &d in list {
-                    scan.dirty_set[d as usize % DIRTY_SET_LINES] = d;
+                if self.max_order >= 2 {
+                    for &d in list {
+                        scan.dirty_set[d as usize % DIRTY_SET_LINES] = d;
+                    }
                 }
                 for &d in list {
                     if (d as usize) < grid.len() {
-                        // (A 32-bit division: cheaper than `Grid::rc`'s.)
-                        let w = grid.w as u32;
-                        scan.number((d / w) as usize, (d % w) as usize, true)?;
+                        let (r, c) = w.div_rem(d);
+                        scan.number(r as usize, c as usize, true)?;
                     }
                 }
             }
@@ -1510,6 +1514,36 @@ fn outside_mask(grid: Grid, r: usize, c: usize) -> u64 {
         }
     }
     mask
+}
+
+/// Division by a number fixed for a whole call (the grid width) as a
+/// multiplication: a hardware division per dirty number was a noticeable
+/// part of a call.
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    d: u32,
+    /// `⌈2^64 / d⌉` (0 for `d = 1`): for every `n < 2^32`,
+    /// `⌊n · m / 2^64⌋ = ⌊n / d⌋`, since `n · (m·d − 2^64) < 2^32 · d ≤ 2^64`
+    /// keeps the error below `1/d`.
+    m: u64,
+}
+
+impl Divisor {
+    fn new(d: u32) -> Divisor {
+        let m = if d <= 1 { 0 } else { u64::MAX / d as u64 + 1 };
+        Divisor { d, m }
+    }
+
+    /// `(n / d, n % d)`; `d` must not be 0.
+    #[inline]
+    fn div_rem(self, n: u32) -> (u32, u32) {
+        let q = if self.d == 1 {
+            n
+        } else {
+            ((n as u128 * self.m as u128) >> 64) as u32
+        };
+        (q, n - q * self.d)
+    }
 }
 
 /// Lines of [`Scan::dirty_set`].
@@ -2319,6 +2353,19 @@ mod tests {
                 .find_with(&b, Some(&scattered), reading, &mut dirty)
                 .unwrap();
             assert_eq!(dirty, full, "{reading:?}");
+        }
+    }
+
+    #[test]
+    fn divisor_agrees_with_division() {
+        for d in [1u32, 2, 3, 7, 9, 16, 30, 37, 1000, 65_537, u32::MAX] {
+            let div = Divisor::new(d);
+            let samples = (0..2000u32)
+                .chain([d - 1, d, d.wrapping_add(1), u32::MAX - 1, u32::MAX])
+                .chain((0..2000u32).map(|k| k.wrapping_mul(2_654_435_761)));
+            for n in samples {
+                assert_eq!(div.div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
         }
     }
 }
