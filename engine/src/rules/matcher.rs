@@ -38,29 +38,35 @@
 //! matching a placement is: build the key from the board, one hash lookup,
 //! then the (usually absent) wall and extra-cell tests of the entries found.
 //!
+//! - An entry (one image, or identical images merged) is 32 bytes: the key
+//!   and the conclusion's safe and mine frame masks, the order and flags in
+//!   their spare high bits. The rare wall / extra-cell tests and further
+//!   entries under the same key (a chain, in the order the rules were
+//!   given) live in small side maps.
 //! - Order 1 has no slots and its key is `(value, 3×3 closed mask)`: a dense
 //!   table of `9 × 512` chain heads, no hashing.
-//! - Orders ≥ 2 share one `hashbrown` table `key → chain head` (the key
-//!   stored as two `u64`s: 24-byte buckets), guarded by a blocked Bloom
-//!   filter (8 bits per key, two bits in one word) that uses the same hash:
-//!   most placements match no rule, and the filter turns most of those away
-//!   without touching the table.
-//! - The entries under one key (almost always one) form a chain through
-//!   [`Entry::next`], in the order the rules were given.
+//! - Orders ≥ 2 share one open-addressing table of 8-byte slots (a 32-bit
+//!   tag of the key's hash and the entry, which holds the key), at most
+//!   two thirds full, guarded by a blocked Bloom filter (8 bits per key, two
+//!   bits in one word) on the same hash: most placements match no rule, and
+//!   the filter turns most of those away without touching the table.
 //! - Which slot sets occur is kept per order as a prefix tree
 //!   (`prefix → allowed next slots`; arrays for prefixes of 0 or 1 slot,
 //!   which is all of orders 2 and 3), so placements are enumerated only over
 //!   revealed numbers at slots some rule uses. Order 2 is enumerated
 //!   directly: a number and each number at a slot offset of it.
-//! - Per order, a 81-bit set of the `(value, closed neighbours)` pairs any
-//!   focus of that order has lets a number that can never be a focus of that
-//!   order be skipped before any mask is built.
+//! - Per `(value, closed neighbours)`, the orders whose rules have a focus
+//!   like that: a number that can never be a focus of an order is skipped
+//!   before any mask is built, and is "not a focus" at all (one test) when
+//!   no rule has such a focus.
 //!
 //! # Building
 //!
 //! [`RuleIndex::from_rules`] checks each rule once in its own orientation
-//! (the checks do not depend on it), lists its few constrained cells, and
-//! maps just those cells through the 8 symmetries — no pattern is copied.
+//! on bit masks of its pattern (the checks do not depend on the
+//! orientation), lists its few constrained cells, and maps just those cells
+//! through the 8 symmetries with one linear formula each — no pattern is
+//! copied, nothing is allocated per rule.
 //! Identical images of one rule (a symmetric rule) are stored once; images
 //! of different rules with the same key, walls and extra cells are merged
 //! into one entry (their conclusions are all sound, so is their union; a
@@ -79,7 +85,9 @@
 //! around one dirty number lies within 7 rows and 13 columns of it, so a
 //! 8 × 16 direct-mapped cache never evicts a number the same dirty number
 //! needs again): the cost of a call is proportional to the dirty numbers,
-//! not to the board.
+//! not to the board. Pairs are probed without branching on the board's
+//! contents (mispredicted branches dominated): first a bit mask of the
+//! revealed cells at the pair offsets, then only those.
 //!
 //! # Order of output
 //!
@@ -737,26 +745,32 @@ impl CheckedRule {
         if (!self.forbidden && safe | mine == 0) || safe & mine != 0 {
             return false;
         }
-        let (mut any, mut wall, mut closed) = (0u64, 0u64, 0u64);
-        let (mut r, mut c) = (0usize, 0usize);
+        // One mask per kind of cell, without a branch per cell.
+        let mut kinds = [0u64; 5];
         for (i, &cell) in p.cells.iter().enumerate() {
-            let bit = 1u64 << i;
-            match cell {
-                PatternCell::Any => any |= bit,
-                PatternCell::Wall => wall |= bit,
-                PatternCell::Open => {}
-                PatternCell::Closed => closed |= bit,
-                PatternCell::Number(v) => {
-                    if v > 8 || self.foci.len() == MAX_ORDER {
-                        return false;
-                    }
-                    self.foci.push((r as u8, c as u8, v));
+            let kind = match cell {
+                PatternCell::Any => 0,
+                PatternCell::Wall => 1,
+                PatternCell::Open => 2,
+                PatternCell::Closed => 3,
+                PatternCell::Number(_) => 4,
+            };
+            kinds[kind] |= 1u64 << i;
+        }
+        let [any, wall, _, closed, numbers] = kinds;
+        if numbers.count_ones() as usize > MAX_ORDER {
+            return false;
+        }
+        let mut rest = numbers;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            // (Every bit of `numbers` is a `Number` cell.)
+            if let PatternCell::Number(v) = p.cells[i] {
+                if v > 8 {
+                    return false;
                 }
-            }
-            c += 1;
-            if c == w {
-                c = 0;
-                r += 1;
+                self.foci.push(((i / w) as u8, (i % w) as u8, v));
             }
         }
         let Some(&(ar, ac, _)) = self.foci.first() else {
@@ -840,22 +854,31 @@ impl CheckedRule {
             let (r, c) = (r as isize, c as isize);
             (r0 + rr * r + rc * c, c0 + cr * r + cc * c)
         };
-        // Foci in the image's row-major order: the anchor first.
-        let mut foci = [(0isize, 0isize, 0u8); MAX_ORDER];
-        let order = self.foci.len();
-        for (k, &(r, c, v)) in self.foci.iter().enumerate() {
+        // Foci in the image's row-major order, the anchor first: each as
+        // `r2 << 16 | c2 << 8 | value` (image coordinates are ≥ 0), so the
+        // order of the codes is row-major order.
+        let code = |&(r, c, v): &(u8, u8, u8)| {
             let (r2, c2) = map(r, c);
-            let mut j = k;
-            while j > 0 && (foci[j - 1].0, foci[j - 1].1) > (r2, c2) {
-                foci[j] = foci[j - 1];
-                j -= 1;
+            (r2 as u32) << 16 | (c2 as u32) << 8 | v as u32
+        };
+        let mut foci = [0u32; MAX_ORDER];
+        let order = self.foci.len();
+        if order == 2 {
+            let (a, b) = (code(&self.foci[0]), code(&self.foci[1]));
+            foci[0] = a.min(b);
+            foci[1] = a.max(b);
+        } else {
+            for (k, f) in self.foci.iter().enumerate() {
+                foci[k] = code(f);
             }
-            foci[j] = (r2, c2, v);
+            foci[..order].sort_unstable();
         }
-        let (ar, ac, av) = foci[0];
+        let unpack = |f: u32| ((f >> 16) as isize, (f >> 8 & 0xFF) as isize, f & 0xFF);
+        let (ar, ac, av) = unpack(foci[0]);
         let mut slot_set = 0u32;
         let mut values = (av as u128) << KEY_VALUES_SHIFT;
-        for (k, &(r, c, v)) in foci[..order].iter().enumerate().skip(1) {
+        for (k, &f) in foci[..order].iter().enumerate().skip(1) {
+            let (r, c, v) = unpack(f);
             let (dr, dc) = (r - ar, c - ac);
             if dr > 3 || dc.abs() > 3 {
                 return Err(far_focus((r, c), (ar, ac)));
@@ -1045,18 +1068,7 @@ impl RuleIndex {
     /// matched approximately.
     pub fn from_rules(rules: &[Rule]) -> RuleIndex {
         // Each rule has at most 8 images; most rules of order ≥ 2 have 8.
-        let images_bound: usize = rules
-            .iter()
-            .filter(|r| {
-                r.pattern
-                    .cells
-                    .iter()
-                    .filter(|c| matches!(c, PatternCell::Number(_)))
-                    .nth(1)
-                    .is_some()
-            })
-            .count()
-            * 8;
+        let images_bound = rules.len() * 8;
         let mut builder = Builder {
             entries1: EntryStore::default(),
             entries: EntryStore {
@@ -1279,6 +1291,8 @@ impl RuleIndex {
             // (`examples/index_timing.rs`), the cache wins until about half
             // the cells are dirty.
             (FociReading::Auto, Some(d)) if d.len() * 2 >= grid.len() => FociReading::Table,
+            // Order 1 reads each dirty number once: nothing to cache.
+            (FociReading::Auto, Some(_)) if self.max_order == 1 => FociReading::Live,
             (FociReading::Auto, Some(_)) => FociReading::Cached,
             (r, _) => r,
         };
@@ -1327,6 +1341,7 @@ impl RuleIndex {
             out,
             dirty_set: [u32::MAX; DIRTY_SET_LINES],
         };
+        let w = Divisor::new(grid.w as u32);
         match dirty {
             None => {
                 for r in 0..grid.h {
@@ -1336,14 +1351,15 @@ impl RuleIndex {
                 }
             }
             Some(list) => {
-                for &d in list {
-                    scan.dirty_set[d as usize % DIRTY_SET_LINES] = d;
+                if self.max_order >= 2 {
+                    for &d in list {
+                        scan.dirty_set[d as usize % DIRTY_SET_LINES] = d;
+                    }
                 }
                 for &d in list {
                     if (d as usize) < grid.len() {
-                        // (A 32-bit division: cheaper than `Grid::rc`'s.)
-                        let w = grid.w as u32;
-                        scan.number((d / w) as usize, (d % w) as usize, true)?;
+                        let (r, c) = w.div_rem(d);
+                        scan.number(r as usize, c as usize, true)?;
                     }
                 }
             }
@@ -1498,6 +1514,36 @@ fn outside_mask(grid: Grid, r: usize, c: usize) -> u64 {
         }
     }
     mask
+}
+
+/// Division by a number fixed for a whole call (the grid width) as a
+/// multiplication: a hardware division per dirty number was a noticeable
+/// part of a call.
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    d: u32,
+    /// `⌈2^64 / d⌉` (0 for `d = 1`): for every `n < 2^32`,
+    /// `⌊n · m / 2^64⌋ = ⌊n / d⌋`, since `n · (m·d − 2^64) < 2^32 · d ≤ 2^64`
+    /// keeps the error below `1/d`.
+    m: u64,
+}
+
+impl Divisor {
+    fn new(d: u32) -> Divisor {
+        let m = if d <= 1 { 0 } else { u64::MAX / d as u64 + 1 };
+        Divisor { d, m }
+    }
+
+    /// `(n / d, n % d)`; `d` must not be 0.
+    #[inline]
+    fn div_rem(self, n: u32) -> (u32, u32) {
+        let q = if self.d == 1 {
+            n
+        } else {
+            ((n as u128 * self.m as u128) >> 64) as u32
+        };
+        (q, n - q * self.d)
+    }
 }
 
 /// Lines of [`Scan::dirty_set`].
@@ -2307,6 +2353,19 @@ mod tests {
                 .find_with(&b, Some(&scattered), reading, &mut dirty)
                 .unwrap();
             assert_eq!(dirty, full, "{reading:?}");
+        }
+    }
+
+    #[test]
+    fn divisor_agrees_with_division() {
+        for d in [1u32, 2, 3, 7, 9, 16, 30, 37, 1000, 65_537, u32::MAX] {
+            let div = Divisor::new(d);
+            let samples = (0..2000u32)
+                .chain([d - 1, d, d.wrapping_add(1), u32::MAX - 1, u32::MAX])
+                .chain((0..2000u32).map(|k| k.wrapping_mul(2_654_435_761)));
+            for n in samples {
+                assert_eq!(div.div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
         }
     }
 }
