@@ -195,11 +195,20 @@ type FocusClasses = [u16; 81];
 /// Reads cell `(r, c)` (inside the grid) as a focus: at most 9 reads of the
 /// board, 1 for a cell that is not revealed.
 #[inline]
-fn focus_info(cells: &[Cell], grid: Grid, classes: &FocusClasses, r: usize, c: usize) -> FocusInfo {
+fn focus_info(board: &Board, classes: &FocusClasses, r: usize, c: usize) -> FocusInfo {
+    let grid = board.grid();
+    let cells = board.cells();
     let i = r * grid.w + c;
     let Cell::Revealed(n) = cells[i] else {
         return NO_FOCUS;
     };
+    // The board keeps every number's (effective value, unknown neighbours)
+    // up to date: a number that cannot be a focus of any indexed order is
+    // turned away before reading its neighbourhood.
+    let (effective, unknown) = board.effective(i as u32).expect("a revealed number");
+    if !(0..=8).contains(&effective) || classes[effective as usize * 9 + unknown as usize] == 0 {
+        return NO_FOCUS;
+    }
     let mut mines = 0i32;
     let mut spread = 0u32;
     // Branch-free: which neighbours are mines or unknown is as good as
@@ -259,15 +268,14 @@ trait FocusSource {
 
 /// Computed on demand, every time ([`FociReading::Live`]).
 struct LiveFoci<'b> {
-    cells: &'b [Cell],
-    grid: Grid,
+    board: &'b Board,
     classes: &'b FocusClasses,
 }
 
 impl FocusSource for LiveFoci<'_> {
     #[inline]
     fn get(&mut self, r: usize, c: usize) -> FocusInfo {
-        focus_info(self.cells, self.grid, self.classes, r, c)
+        focus_info(self.board, self.classes, r, c)
     }
 }
 
@@ -278,11 +286,12 @@ struct FociTable {
 }
 
 impl FociTable {
-    fn new(cells: &[Cell], grid: Grid, classes: &FocusClasses) -> FociTable {
+    fn new(board: &Board, classes: &FocusClasses) -> FociTable {
+        let grid = board.grid();
         let mut foci = Vec::with_capacity(grid.len());
         for r in 0..grid.h {
             for c in 0..grid.w {
-                foci.push(focus_info(cells, grid, classes, r, c));
+                foci.push(focus_info(board, classes, r, c));
             }
         }
         FociTable { foci, w: grid.w }
@@ -308,7 +317,7 @@ const CACHE_COLS: usize = 16;
 /// each other, and neighbouring dirty numbers share most of them. Lives on
 /// the stack: no allocation, no cost proportional to the board.
 struct CachedFoci<'b> {
-    cells: &'b [Cell],
+    board: &'b Board,
     grid: Grid,
     classes: &'b FocusClasses,
     /// Cell index held by each cache line (`u32::MAX`: none).
@@ -317,10 +326,10 @@ struct CachedFoci<'b> {
 }
 
 impl<'b> CachedFoci<'b> {
-    fn new(cells: &'b [Cell], grid: Grid, classes: &'b FocusClasses) -> CachedFoci<'b> {
+    fn new(board: &'b Board, classes: &'b FocusClasses) -> CachedFoci<'b> {
         CachedFoci {
-            cells,
-            grid,
+            board,
+            grid: board.grid(),
             classes,
             tags: [u32::MAX; CACHE_ROWS * CACHE_COLS],
             foci: [NO_FOCUS; CACHE_ROWS * CACHE_COLS],
@@ -334,7 +343,7 @@ impl FocusSource for CachedFoci<'_> {
         let i = r * self.grid.w + c;
         // About half the cells around a number are not revealed: one read
         // settles those without touching the cache.
-        if !matches!(self.cells[i], Cell::Revealed(_)) {
+        if !matches!(self.board.cells()[i], Cell::Revealed(_)) {
             return NO_FOCUS;
         }
         let i = i as u32;
@@ -342,7 +351,7 @@ impl FocusSource for CachedFoci<'_> {
         if self.tags[line] == i {
             return self.foci[line];
         }
-        let f = focus_info(self.cells, self.grid, self.classes, r, c);
+        let f = focus_info(self.board, self.classes, r, c);
         self.tags[line] = i;
         self.foci[line] = f;
         f
@@ -1298,7 +1307,7 @@ impl RuleIndex {
         };
         match reading {
             FociReading::Table => self.scan_with(
-                &mut FociTable::new(cells, grid, &self.classes),
+                &mut FociTable::new(board, &self.classes),
                 cells,
                 grid,
                 dirty,
@@ -1306,8 +1315,7 @@ impl RuleIndex {
             ),
             FociReading::Live => self.scan_with(
                 &mut LiveFoci {
-                    cells,
-                    grid,
+                    board,
                     classes: &self.classes,
                 },
                 cells,
@@ -1316,7 +1324,7 @@ impl RuleIndex {
                 out,
             ),
             FociReading::Cached | FociReading::Auto => self.scan_with(
-                &mut CachedFoci::new(cells, grid, &self.classes),
+                &mut CachedFoci::new(board, &self.classes),
                 cells,
                 grid,
                 dirty,
@@ -2165,12 +2173,12 @@ mod tests {
     fn focus_info_reads_effective_values_and_closed_masks() {
         let b = board(&["?*?", "?3.", "2??"]);
         let every: FocusClasses = [ORDER_1; 81];
-        let f = focus_info(b.cells(), b.grid(), &every, 1, 1);
+        let f = focus_info(&b, &every, 1, 1);
         assert_eq!(f.value(), 2);
         assert_eq!(f.order1, 2 * 512 + 0b110_001_101);
         assert_eq!(f.spread, 0b11 << 19 | 1 << 9 | 0b101);
         // Corner: neighbours outside the field are not closed.
-        let f = focus_info(b.cells(), b.grid(), &every, 2, 0);
+        let f = focus_info(&b, &every, 2, 0);
         assert_eq!(f.value(), 2);
         // (1,0) is the 3×3's top middle, (2,1) its middle right.
         assert_eq!(f.order1 & 511, 0b000_100_010);
@@ -2178,13 +2186,13 @@ mod tests {
         let mut classes: FocusClasses = [0; 81];
         classes[2 * 9 + 2] = ORDER_2;
         assert_eq!(
-            focus_info(b.cells(), b.grid(), &classes, 2, 0).orders,
+            focus_info(&b, &classes, 2, 0).orders,
             ORDER_2
         );
-        assert_eq!(focus_info(b.cells(), b.grid(), &classes, 1, 1).orders, 0);
+        assert_eq!(focus_info(&b, &classes, 1, 1).orders, 0);
         // Too many flags: no value any pattern has.
         let b = board(&["**", "1?"]);
-        assert_eq!(focus_info(b.cells(), b.grid(), &every, 1, 0).orders, 0);
+        assert_eq!(focus_info(&b, &every, 1, 0).orders, 0);
     }
 
     #[test]
