@@ -46,7 +46,13 @@ fn write_field(dir: &Path, rng: &mut Rng, h: usize, w: usize, mines: usize) {
             for dr in -1..=1 {
                 for dc in -1..=1 {
                     let (rr, cc) = (r + dr, c + dc);
-                    if (dr, dc) != (0, 0) && rr >= 0 && cc >= 0 && rr < h as isize && cc < w as isize && mine[rr as usize * w + cc as usize] {
+                    if (dr, dc) != (0, 0)
+                        && rr >= 0
+                        && cc >= 0
+                        && rr < h as isize
+                        && cc < w as isize
+                        && mine[rr as usize * w + cc as usize]
+                    {
                         n += 1;
                     }
                 }
@@ -63,16 +69,25 @@ fn write_field(dir: &Path, rng: &mut Rng, h: usize, w: usize, mines: usize) {
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("field_info.csv"), format!("{h},{w},{mines}\n")).unwrap();
         let rows = |f: &dyn Fn(usize) -> String| -> String {
-            (0..h).map(|r| (0..w).map(|c| f(r * w + c)).collect::<Vec<_>>().join(",") + "\n").collect()
+            (0..h)
+                .map(|r| (0..w).map(|c| f(r * w + c)).collect::<Vec<_>>().join(",") + "\n")
+                .collect()
         };
-        std::fs::write(dir.join("status.csv"), rows(&|i| if i == start { "T".into() } else { "F".into() })).unwrap();
+        std::fs::write(
+            dir.join("status.csv"),
+            rows(&|i| if i == start { "T".into() } else { "F".into() }),
+        )
+        .unwrap();
         std::fs::write(dir.join("values.csv"), rows(&|i| value(i).to_string())).unwrap();
         return;
     }
 }
 
 fn sapper(args: &[&str]) -> std::process::Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_sapper")).args(args).output().expect("run sapper");
+    let out = Command::new(env!("CARGO_BIN_EXE_sapper"))
+        .args(args)
+        .output()
+        .expect("run sapper");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     out
 }
@@ -90,7 +105,10 @@ fn total(stdout: &[u8], key: &str) -> u64 {
 
 fn learned_count(stderr: &[u8]) -> usize {
     let s = String::from_utf8_lossy(stderr);
-    let line = s.lines().find(|l| l.starts_with("learned ")).expect("a 'learned N new rules' line");
+    let line = s
+        .lines()
+        .find(|l| l.starts_with("learned "))
+        .expect("a 'learned N new rules' line");
     line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
@@ -113,13 +131,21 @@ fn learning_adds_verified_rules_that_a_second_run_uses() {
 
     // First run: learns from the method deductions.
     let first = sapper(&["solve", corpus_s, "--json", "--learn", learned_s]);
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
     let n = learned_count(&first.stderr);
     assert!(n > 0, "nothing learned on 80 expert fields");
 
     // The learned rules are sound: re-proved independently of how they were made.
     let verify = sapper(&["rules", "verify", learned_s]);
-    assert!(verify.status.success(), "{}", String::from_utf8_lossy(&verify.stdout));
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stdout)
+    );
     let info = sapper(&["rules", "info", learned_s, "--json"]);
     assert!(info.status.success());
 
@@ -133,12 +159,21 @@ fn learning_adds_verified_rules_that_a_second_run_uses() {
             .lines()
             .map(|l| {
                 let v: serde_json::Value = serde_json::from_str(l).unwrap();
-                (v["field"].as_str().unwrap().to_string(), v["solved"].as_bool().unwrap(), v["opened_safe_cells"].as_u64().unwrap())
+                (
+                    v["field"].as_str().unwrap().to_string(),
+                    v["solved"].as_bool().unwrap(),
+                    v["opened_safe_cells"].as_u64().unwrap(),
+                )
             })
             .collect()
     };
     assert_eq!(outcomes(&second.stdout), outcomes(&base.stdout));
-    let methods = |out: &[u8]| total(out, "single_cell") + total(out, "linked_cells_1") + total(out, "linked_cells_2") + total(out, "hypotheses");
+    let methods = |out: &[u8]| {
+        total(out, "single_cell")
+            + total(out, "linked_cells_1")
+            + total(out, "linked_cells_2")
+            + total(out, "hypotheses")
+    };
     assert!(total(&second.stdout, "rules") > total(&base.stdout, "rules"));
     assert!(methods(&second.stdout) < methods(&base.stdout));
     let _ = std::fs::remove_dir_all(&dir);

@@ -852,7 +852,8 @@ fn forced_by_or_contradiction(board: &Board, numbers: &[u32]) -> Option<BTreeMap
     }
     rec(0, &mut assign, &eqs, &mut first, &mut always);
     let first = first?;
-    let forced = vars.iter()
+    let forced = vars
+        .iter()
         .enumerate()
         .filter(|(i, _)| always[*i])
         .map(|(i, &c)| {

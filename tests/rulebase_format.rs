@@ -995,7 +995,11 @@ fn cli_closed_pipe_is_not_an_error() {
     };
     #[cfg(not(unix))]
     let by_sigpipe = false;
-    assert!(out.status.success() || by_sigpipe, "{:?} {stderr}", out.status);
+    assert!(
+        out.status.success() || by_sigpipe,
+        "{:?} {stderr}",
+        out.status
+    );
     assert_eq!(stderr, "");
     assert!(first.starts_with(b"{\"order\":1"));
 }

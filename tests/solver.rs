@@ -14,7 +14,8 @@ use std::sync::OnceLock;
 fn default_rules() -> &'static RuleTiers {
     static RULES: OnceLock<RuleTiers> = OnceLock::new();
     RULES.get_or_init(|| {
-        let rb = Rulebase::from_bytes(include_bytes!("../rules/default.rules")).expect("default rulebase");
+        let rb = Rulebase::from_bytes(include_bytes!("../rules/default.rules"))
+            .expect("default rulebase");
         RuleTiers::new(&rb)
     })
 }
@@ -59,7 +60,11 @@ fn a_1000_by_1000_field_is_solved_to_its_fixpoint() {
     assert_eq!(with_rules.solved, methods_only.solved);
     assert_eq!(with_rules.opened_safe_cells, methods_only.opened_safe_cells);
     // At 12% density the opening spreads over most of the field.
-    assert!(with_rules.opened_safe_cells > h * w / 2, "{}", with_rules.opened_safe_cells);
+    assert!(
+        with_rules.opened_safe_cells > h * w / 2,
+        "{}",
+        with_rules.opened_safe_cells
+    );
 }
 
 prop_compose! {

@@ -85,7 +85,16 @@ impl Grid {
             // Interior cell (the common case): eight fixed offsets.
             let w = self.w as u32;
             return Neighbours {
-                buf: [i - w - 1, i - w, i - w + 1, i - 1, i + 1, i + w - 1, i + w, i + w + 1],
+                buf: [
+                    i - w - 1,
+                    i - w,
+                    i - w + 1,
+                    i - 1,
+                    i + 1,
+                    i + w - 1,
+                    i + w,
+                    i + w + 1,
+                ],
                 len: 8,
             };
         }

@@ -46,7 +46,12 @@ impl RuleTiers {
         let tiers = orders
             .into_iter()
             .map(|order| {
-                let rules: Vec<_> = rb.rules.iter().filter(|r| tier_of(r) == order).cloned().collect();
+                let rules: Vec<_> = rb
+                    .rules
+                    .iter()
+                    .filter(|r| tier_of(r) == order)
+                    .cloned()
+                    .collect();
                 (order, RuleIndex::from_rules(&rules))
             })
             .collect();
@@ -492,7 +497,11 @@ impl<'t> Solver<'t> {
                     stats.successes += 1;
                     stats.nanos_success += nanos;
                     proven.clear();
-                    proven.extend(by_rule.iter().map(|&(f, order)| (f, Source::Rule { order })));
+                    proven.extend(
+                        by_rule
+                            .iter()
+                            .map(|&(f, order)| (f, Source::Rule { order })),
+                    );
                     // Cells counted as applied: a flood fill from an earlier
                     // one may have opened some already.
                     self.table.rules.cells += self.apply_all(apply, &proven, None)?;
@@ -547,7 +556,8 @@ impl<'t> Solver<'t> {
                 let source = Source::Method(method);
                 proven.clear();
                 proven.extend(found.iter().map(|&f| (f, source)));
-                self.table.get_mut(method).cells += self.apply_all(apply, &proven, observer.as_mut())?;
+                self.table.get_mut(method).cells +=
+                    self.apply_all(apply, &proven, observer.as_mut())?;
                 self.table.reorder();
                 continue 'rounds;
             }

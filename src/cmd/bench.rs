@@ -2,7 +2,8 @@
 //! method table, like the research's Tables 21–23.
 
 use super::common::{
-    by_source_json, median, methods_json, print_method_table, round3, rules_by_order_json, RulesArgs,
+    by_source_json, median, methods_json, print_method_table, round3, rules_by_order_json,
+    RulesArgs,
 };
 use super::CliError;
 use sapper_engine::formats::thesis::{find_fields, read_field};

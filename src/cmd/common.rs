@@ -27,20 +27,21 @@ pub fn rules_by_order_json(b: &BySource) -> Value {
 /// The method table as the research reports it (Tables 21–23): attempts,
 /// successes, t_s, t_u, t_c (µs), in the solver's current order.
 pub fn methods_json(t: &MethodTable) -> Value {
-    let rows = std::iter::once(("rules", &t.rules)).chain(t.order().into_iter().map(|m| (m.name(), t.get(m))));
+    let rows = std::iter::once(("rules", &t.rules))
+        .chain(t.order().into_iter().map(|m| (m.name(), t.get(m))));
     Value::Array(
         rows.map(|(name, s)| {
-                json!({
-                    "name": name,
-                    "attempts": s.attempts,
-                    "successes": s.successes,
-                    "cells": s.cells,
-                    "t_s_micros": round3(s.t_s_micros()),
-                    "t_u_micros": round3(s.t_u_micros()),
-                    "t_c_micros": round3(s.t_c_micros()),
-                })
+            json!({
+                "name": name,
+                "attempts": s.attempts,
+                "successes": s.successes,
+                "cells": s.cells,
+                "t_s_micros": round3(s.t_s_micros()),
+                "t_u_micros": round3(s.t_u_micros()),
+                "t_c_micros": round3(s.t_c_micros()),
             })
-            .collect(),
+        })
+        .collect(),
     )
 }
 
@@ -58,9 +59,16 @@ pub fn cell_json(grid: Grid, i: u32) -> Value {
 pub fn print_method_table(t: &MethodTable) -> Result<(), super::CliError> {
     out!(
         "  {:<16} {:>9} {:>9} {:>9} {:>10} {:>10} {:>10}",
-        "method", "attempts", "successes", "cells", "t_s µs", "t_u µs", "t_c µs"
+        "method",
+        "attempts",
+        "successes",
+        "cells",
+        "t_s µs",
+        "t_u µs",
+        "t_c µs"
     );
-    let rows = std::iter::once(("rules", &t.rules)).chain(t.order().into_iter().map(|m| (m.name(), t.get(m))));
+    let rows = std::iter::once(("rules", &t.rules))
+        .chain(t.order().into_iter().map(|m| (m.name(), t.get(m))));
     for (name, s) in rows {
         if name == "rules" && s.attempts == 0 {
             continue;
@@ -110,14 +118,17 @@ pub struct RulesArgs {
 }
 
 /// Loads a rulebase: a path, or the word `default` for the embedded one.
-pub fn load_rulebase(arg: &str) -> Result<(sapper_engine::rules::Rulebase, usize), super::CliError> {
+pub fn load_rulebase(
+    arg: &str,
+) -> Result<(sapper_engine::rules::Rulebase, usize), super::CliError> {
     if arg == "default" {
         let rb = sapper_engine::rules::Rulebase::from_bytes(DEFAULT_RULEBASE)
             .map_err(|e| format!("embedded default rulebase: {e}"))?;
         return Ok((rb, DEFAULT_RULEBASE.len()));
     }
     let bytes = std::fs::read(arg).map_err(|e| format!("{arg}: {e}"))?;
-    let rb = sapper_engine::rules::Rulebase::from_bytes(&bytes).map_err(|e| format!("{arg}: {e}"))?;
+    let rb =
+        sapper_engine::rules::Rulebase::from_bytes(&bytes).map_err(|e| format!("{arg}: {e}"))?;
     Ok((rb, bytes.len()))
 }
 

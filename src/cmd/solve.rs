@@ -9,8 +9,8 @@ use sapper_engine::rules::learn::learn;
 use sapper_engine::rules::{Rule, Rulebase};
 use sapper_engine::solver::{solve_field_with, BySource, Layers, RuleTiers, SolveError};
 use sapper_engine::Method;
-use std::collections::BTreeSet;
 use serde_json::json;
+use std::collections::BTreeSet;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -134,10 +134,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             let source = if file.exists() {
                 file.to_string_lossy().into_owned()
             } else {
-                args.rules
-                    .rules
-                    .as_ref()
-                    .map_or_else(|| "default".to_string(), |p| p.to_string_lossy().into_owned())
+                args.rules.rules.as_ref().map_or_else(
+                    || "default".to_string(),
+                    |p| p.to_string_lossy().into_owned(),
+                )
             };
             let (rb, _) = load_rulebase(&source)?;
             let ix = RuleTiers::new(&rb);
@@ -200,22 +200,40 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         for r in &new {
             *by_order.entry(r.order()).or_insert(0usize) += 1;
         }
-        let summary: Vec<String> = by_order.iter().map(|(o, n)| format!("order {o}: {n}")).collect();
+        let summary: Vec<String> = by_order
+            .iter()
+            .map(|(o, n)| format!("order {o}: {n}"))
+            .collect();
         rb.settings.notes.push(format!(
             "learned {} rules from {} ({})",
             new.len(),
-            args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+            args.paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
             summary.join(", ")
         ));
-        rb.settings.max_order = rb.settings.max_order.max(by_order.keys().copied().max().unwrap_or(0));
-        rb.settings.max_window = rb.settings.max_window.max(new.iter().map(|r| r.window()).max().unwrap_or(0));
+        rb.settings.max_order = rb
+            .settings
+            .max_order
+            .max(by_order.keys().copied().max().unwrap_or(0));
+        rb.settings.max_window = rb
+            .settings
+            .max_window
+            .max(new.iter().map(|r| r.window()).max().unwrap_or(0));
         rb.rules.extend(new.iter().cloned());
         rb.rules.sort();
-        rb.write(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        rb.write(file)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
         eprintln!(
             "learned {} new rules ({}); {} now holds {} rules",
             new.len(),
-            if summary.is_empty() { "none".to_string() } else { summary.join(", ") },
+            if summary.is_empty() {
+                "none".to_string()
+            } else {
+                summary.join(", ")
+            },
             file.display(),
             rb.rules.len()
         );

@@ -190,5 +190,6 @@ fn write_rulebase(rb: &Rulebase, path: &Path) -> Result<(), super::CliError> {
 /// canonical sorted rules).
 fn read_rulebase(path: &Path) -> Result<Rulebase, super::CliError> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Rulebase::from_bytes(&bytes).map_err(|e| format!("{} is not a rulebase: {e}", path.display()).into())
+    Rulebase::from_bytes(&bytes)
+        .map_err(|e| format!("{} is not a rulebase: {e}", path.display()).into())
 }

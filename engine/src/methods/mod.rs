@@ -135,7 +135,11 @@ impl MethodTable {
             .into_iter()
             .filter(|m| self.get(*m).attempts > 0)
             .collect();
-        tried.sort_by(|a, b| self.get(*a).t_c_micros().total_cmp(&self.get(*b).t_c_micros()));
+        tried.sort_by(|a, b| {
+            self.get(*a)
+                .t_c_micros()
+                .total_cmp(&self.get(*b).t_c_micros())
+        });
         let mut next = tried.into_iter();
         let mut order = Method::RESEARCH_ORDER;
         for slot in order.iter_mut() {
@@ -158,7 +162,13 @@ mod tests {
     use super::*;
 
     fn stats(attempts: u64, successes: u64, nanos_success: u64, nanos_fail: u64) -> MethodStats {
-        MethodStats { attempts, successes, nanos_success, nanos_fail, cells: successes }
+        MethodStats {
+            attempts,
+            successes,
+            nanos_success,
+            nanos_fail,
+            cells: successes,
+        }
     }
 
     #[test]
@@ -184,7 +194,12 @@ mod tests {
         t.reorder();
         assert_eq!(
             t.order(),
-            [Method::SingleCell, Method::Hypotheses, Method::LinkedCells1, Method::LinkedCells2]
+            [
+                Method::SingleCell,
+                Method::Hypotheses,
+                Method::LinkedCells1,
+                Method::LinkedCells2
+            ]
         );
     }
 }

@@ -2185,10 +2185,7 @@ mod tests {
         // Only the orders whose foci have that value and count.
         let mut classes: FocusClasses = [0; 81];
         classes[2 * 9 + 2] = ORDER_2;
-        assert_eq!(
-            focus_info(&b, &classes, 2, 0).orders,
-            ORDER_2
-        );
+        assert_eq!(focus_info(&b, &classes, 2, 0).orders, ORDER_2);
         assert_eq!(focus_info(&b, &classes, 1, 1).orders, 0);
         // Too many flags: no value any pattern has.
         let b = board(&["**", "1?"]);
