@@ -8,7 +8,7 @@ use sapper_engine::methods::MethodTable;
 use sapper_engine::rules::learn::learn;
 use sapper_engine::rules::{Rule, Rulebase};
 use sapper_engine::solver::{solve_field_with, BySource, Layers, RuleTiers, SolveError};
-use sapper_engine::Method;
+use sapper_engine::{Field, Method};
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::collections::HashMap;
@@ -76,10 +76,16 @@ struct Solved {
     table: MethodTable,
 }
 
-fn solve_one(r: &FieldRef, layers: Layers<'_>, learning: bool) -> FieldReport {
+fn solve_one(
+    name: &str,
+    dir: &Path,
+    field: Result<Field, String>,
+    layers: Layers<'_>,
+    learning: bool,
+) -> FieldReport {
     let mut learned = Vec::new();
     let result = (|| {
-        let field = read_field(&r.dir).map_err(|e| e.to_string())?;
+        let field = field?;
         let mut table = MethodTable::default();
         let mut observe = |board: &sapper_engine::Board, f: sapper_engine::Forced, _m: Method| {
             if let Some(rule) = learn(board, f) {
@@ -97,14 +103,14 @@ fn solve_one(r: &FieldRef, layers: Layers<'_>, learning: bool) -> FieldReport {
         let outcome = outcome.map_err(|e| match e {
             SolveError::Contradiction(c) => format!(
                 "{}: field is inconsistent: {}",
-                r.dir.display(),
+                dir.display(),
                 c.describe(field.grid)
             ),
             SolveError::Unsound { cell, value, source } => {
                 let (row, col) = field.grid.rc(cell);
                 format!(
                     "{}: internal error: {} concluded ({row},{col}) is {value}, the ground truth disagrees",
-                    r.dir.display(),
+                    dir.display(),
                     source.name()
                 )
             }
@@ -119,7 +125,7 @@ fn solve_one(r: &FieldRef, layers: Layers<'_>, learning: bool) -> FieldReport {
         })
     })();
     FieldReport {
-        name: r.name.clone(),
+        name: name.to_string(),
         result,
         learned,
     }
@@ -129,42 +135,80 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // With --learn, FILE is the rulebase (created from --rules/default if
     // absent); otherwise --rules, the default, or none.
     let mut learn_base: Option<Rulebase> = None;
-    let index: Option<RuleTiers> = match &args.learn {
-        Some(file) => {
-            let source = if file.exists() {
-                file.to_string_lossy().into_owned()
-            } else {
-                args.rules.rules.as_ref().map_or_else(
-                    || "default".to_string(),
-                    |p| p.to_string_lossy().into_owned(),
-                )
-            };
-            let (rb, _) = load_rulebase(&source)?;
-            let ix = RuleTiers::new(&rb);
-            learn_base = Some(rb);
-            Some(ix)
-        }
-        None => args.rules.index()?,
-    };
+    // Build the rule index while the fields are read (both take a few ms).
+    type Inputs = Vec<(
+        PathBuf,
+        Result<Vec<(FieldRef, Result<Field, String>)>, String>,
+    )>;
+    let (index, inputs): (Result<Option<RuleTiers>, CliError>, Inputs) = rayon::join(
+        || -> Result<Option<RuleTiers>, CliError> {
+            match &args.learn {
+                Some(file) => {
+                    let source = if file.exists() {
+                        file.to_string_lossy().into_owned()
+                    } else {
+                        args.rules.rules.as_ref().map_or_else(
+                            || "default".to_string(),
+                            |p| p.to_string_lossy().into_owned(),
+                        )
+                    };
+                    let (rb, _) = load_rulebase(&source)?;
+                    Ok(Some(RuleTiers::new(&rb)))
+                }
+                None => args.rules.index(),
+            }
+        },
+        || {
+            args.paths
+                .iter()
+                .map(|path| {
+                    let fields = find_fields(path).map_err(|e| e.to_string()).map(|refs| {
+                        refs.into_par_iter()
+                            .map(|r| {
+                                let f = read_field(&r.dir).map_err(|e| e.to_string());
+                                (r, f)
+                            })
+                            .collect()
+                    });
+                    (path.clone(), fields)
+                })
+                .collect()
+        },
+    );
+    let index = index?;
+    if let Some(file) = &args.learn {
+        // The base the learned rules are added to (loaded again: cheap, and
+        // keeps the join above free of shared mutable state).
+        let source = if file.exists() {
+            file.to_string_lossy().into_owned()
+        } else {
+            args.rules.rules.as_ref().map_or_else(
+                || "default".to_string(),
+                |p| p.to_string_lossy().into_owned(),
+            )
+        };
+        learn_base = Some(load_rulebase(&source)?.0);
+    }
     let layers = Layers {
         rules: index.as_ref(),
         methods: true,
     };
     let mut learned: BTreeSet<Rule> = BTreeSet::new();
     let mut failed = false;
-    for path in &args.paths {
-        let refs = match find_fields(path) {
-            Ok(r) => r,
+    for (path, fields) in inputs {
+        let path = &path;
+        let fields = match fields {
+            Ok(f) => f,
             Err(e) => {
-                report_error(args.json, &path.display().to_string(), &e.to_string())?;
+                report_error(args.json, &path.display().to_string(), &e)?;
                 failed = true;
                 continue;
             }
         };
         // Fields are independent: solve them in parallel, report in order.
-        let reports: Vec<FieldReport> = refs
-            .par_iter()
-            .map(|r| solve_one(r, layers, args.learn.is_some()))
+        let reports: Vec<FieldReport> = fields
+            .into_par_iter()
+            .map(|(r, f)| solve_one(&r.name, &r.dir, f, layers, args.learn.is_some()))
             .collect();
         for rep in &reports {
             learned.extend(rep.learned.iter().cloned());
