@@ -348,6 +348,25 @@ impl Board {
     }
 }
 
+/// A board from a picture, for the engine's unit tests: `?` unknown, `F`
+/// known mine, `.` known safe, digits revealed numbers; one string per row.
+#[cfg(test)]
+pub(crate) fn board_from_picture(rows: &[&str], total: Option<u32>) -> Board {
+    let h = rows.len();
+    let w = rows[0].len();
+    let cells = rows
+        .iter()
+        .flat_map(|r| r.chars())
+        .map(|ch| match ch {
+            '?' => Cell::Unknown,
+            'F' => Cell::Mine,
+            '.' => Cell::Safe,
+            d => Cell::Revealed(d.to_digit(10).expect("picture cell: ? F . or a digit") as u8),
+        })
+        .collect();
+    Board::new(Grid::new(h, w), cells, total)
+}
+
 impl crate::grid::Neighbours {
     /// Owned iterator over the neighbour indices.
     #[inline]

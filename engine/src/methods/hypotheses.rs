@@ -1149,22 +1149,11 @@ mod tests {
     use crate::brute;
     use crate::grid::Grid;
 
-    /// A board from a picture: `?` closed, `F` known mine, `.` known safe,
-    /// digits revealed numbers; rows separated by whitespace.
+    /// A board from a picture (see `board_from_picture`); rows separated
+    /// by whitespace.
     fn board(picture: &str, total: Option<u32>) -> Board {
         let rows: Vec<&str> = picture.split_whitespace().collect();
-        let grid = Grid::new(rows.len(), rows[0].len());
-        let cells = rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|ch| match ch {
-                '?' => Cell::Unknown,
-                'F' => Cell::Mine,
-                '.' => Cell::Safe,
-                d => Cell::Revealed(d.to_digit(10).expect("picture cell") as u8),
-            })
-            .collect();
-        Board::new(grid, cells, total)
+        crate::board::board_from_picture(&rows, total)
     }
 
     fn forced(b: &Board) -> Result<Vec<Forced>, Contradiction> {

@@ -327,23 +327,9 @@ pub(super) fn settle(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
 
     fn board(rows: &[&str], total: Option<u32>) -> Board {
-        // '?' unknown, 'F' flag, '.' known safe, digit = revealed number.
-        let h = rows.len();
-        let w = rows[0].len();
-        let cells = rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|ch| match ch {
-                '?' => Cell::Unknown,
-                'F' => Cell::Mine,
-                '.' => Cell::Safe,
-                d => Cell::Revealed(d.to_digit(10).expect("test picture") as u8),
-            })
-            .collect();
-        Board::new(Grid::new(h, w), cells, total)
+        crate::board::board_from_picture(rows, total)
     }
 
     fn run(b: &Board, dirty: Option<&[u32]>) -> Vec<(usize, usize, Value)> {
