@@ -671,6 +671,9 @@ pub struct RuleIndex {
     slots_by_order: Vec<u32>,
     /// Every slot used by any rule of order ≥ 3.
     slots_above_2: u32,
+    /// Per slot `s`: the other slots of the slot sets of order ≥ 3 holding
+    /// `s` (where the other foci of a placement through slot `s` can be).
+    co_slots_above_2: [u32; SLOTS as usize],
     /// Per `value · 9 + closed neighbours`: bit `k` set when some focus of
     /// a rule of order `k` has that effective value and that many closed
     /// neighbours.
@@ -1086,6 +1089,7 @@ impl RuleIndex {
         let mut classes: FocusClasses = [0; 81];
         let mut slots_by_order = vec![0u32; MAX_ORDER + 1];
         let mut next_short = vec![[0u32; SLOTS as usize + 1]; MAX_ORDER + 1];
+        let mut co_slots_above_2 = [0u32; SLOTS as usize];
         let mut next_long: Vec<HashMap<u32, u32>> = vec![HashMap::new(); MAX_ORDER + 1];
 
         let mut checked = CheckedRule::default();
@@ -1123,6 +1127,14 @@ impl RuleIndex {
             }
             for image in images[..count].iter().flatten() {
                 slots_by_order[order] |= image.slot_set;
+                if order >= 3 {
+                    let mut rest = image.slot_set;
+                    while rest != 0 {
+                        let s = rest.trailing_zeros();
+                        rest &= rest - 1;
+                        co_slots_above_2[s as usize] |= image.slot_set & !(1 << s);
+                    }
+                }
                 // Walk the slot set in increasing slot order, recording at
                 // each prefix which slot comes next.
                 let mut prefix = 0u32;
@@ -1158,6 +1170,7 @@ impl RuleIndex {
             next_long,
             slots_by_order,
             slots_above_2,
+            co_slots_above_2,
             classes,
             max_order,
             rules_by_order,
@@ -1745,20 +1758,36 @@ impl<S: FocusSource> Scan<'_, S> {
             c,
             near: [NO_FOCUS; SLOTS as usize],
         };
-        // Numbers at the slots some rule of order ≥ 3 uses that can be a
-        // focus of such a rule.
-        let mut candidates = 0u32;
-        let mut slots = index.slots_above_2;
+        // The slots a placement may use: all of order ≥ 3, or with the
+        // dirty number at slot `s`, those sharing a slot set with `s`.
+        let wanted = match required {
+            Some(s) => index.co_slots_above_2[s as usize] | 1 << s,
+            None => index.slots_above_2,
+        };
+        // Which of them hold a revealed number, without a branch on the
+        // board's contents (as for pairs), then which of those can be a
+        // focus of a rule of order ≥ 3.
+        let (h, w) = (self.grid.h, self.grid.w);
+        let mut revealed = 0u32;
+        let mut slots = wanted;
         while slots != 0 {
             let s = slots.trailing_zeros();
             slots &= slots - 1;
-            let (dr, dc) = slot_offset(s);
-            if let Some((rr, cc)) = self.offset(r, c, dr, dc) {
-                let f = self.src.get(rr, cc);
-                if f.orders & ORDERS_ABOVE_2 != 0 {
-                    place.near[s as usize] = f;
-                    candidates |= 1 << s;
-                }
+            let (dr, dc) = SLOT_OFFSETS[s as usize];
+            let (rr, cc) = (r.wrapping_add(dr as usize), c.wrapping_add(dc as usize));
+            if rr < h && cc < w {
+                revealed |= (matches!(self.cells[rr * w + cc], Cell::Revealed(_)) as u32) << s;
+            }
+        }
+        let mut candidates = 0u32;
+        while revealed != 0 {
+            let s = revealed.trailing_zeros();
+            revealed &= revealed - 1;
+            let (dr, dc) = SLOT_OFFSETS[s as usize];
+            let f = self.src.get(r + dr as usize, c.wrapping_add(dc as usize));
+            if f.orders & ORDERS_ABOVE_2 != 0 {
+                place.near[s as usize] = f;
+                candidates |= 1 << s;
             }
         }
         let required_bit = required.map_or(0, |s| 1u32 << s);
