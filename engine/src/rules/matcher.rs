@@ -410,16 +410,13 @@ struct ExtraCell {
     cell: PatternCell,
 }
 
-/// One image (or several identical images merged), in 32 bytes: its key
-/// and conclusion, with its order and flags in the conclusion's spare high
-/// bits (frame masks use bits 0..54). Wall and extra-cell tests and further
-/// entries under the same key — rare — live in [`EntryStore`]'s maps.
+/// One image (or several identical images merged), in 16 bytes: its
+/// conclusion, with its order and flags in the spare high bits (frame masks
+/// use bits 0..54). Keys live in the tables (order 1, 2) or beside the
+/// entries (orders ≥ 3); wall and extra-cell tests and further entries
+/// under the same key — rare — in [`EntryStore`]'s maps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
-    /// The key of an order ≥ 2 entry (table slots hold only a tag); 0 for
-    /// order 1, whose table position is its key.
-    key_lo: u64,
-    key_hi: u64,
     /// Frame bits concluded safe, plus `order << META_ORDER_SHIFT` and the
     /// `META_*` flags.
     safe_meta: u64,
@@ -451,10 +448,6 @@ impl Entry {
     fn forbidden(self) -> bool {
         self.safe_meta & META_FORBIDDEN != 0
     }
-    #[inline]
-    fn key(self) -> (u64, u64) {
-        (self.key_lo, self.key_hi)
-    }
 }
 
 /// The tests of an entry beyond its key.
@@ -473,11 +466,13 @@ const NO_CHECK: Check = Check {
     extras_len: 0,
 };
 
-/// Entries of one kind of key (order 1, or orders ≥ 2), with their rare
-/// extras.
+/// Entries of one kind of key (order 1, order 2, or orders ≥ 3), with
+/// their rare extras.
 #[derive(Clone, Debug, Default)]
 struct EntryStore {
     entries: Vec<Entry>,
+    /// Orders ≥ 3: the key of each entry (the table holds only tags).
+    keys: Vec<(u64, u64)>,
     /// Entry → the next entry under the same key (entries with
     /// [`META_NEXT`]).
     next: HashMap<u32, u32>,
@@ -503,15 +498,16 @@ impl EntryStore {
 
     fn heap_bytes(&self) -> usize {
         self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.keys.capacity() * std::mem::size_of::<(u64, u64)>()
             + self.next.capacity() * (std::mem::size_of::<(u32, u32)>() + 1)
             + self.checks.capacity() * (std::mem::size_of::<(u32, Check)>() + 1)
     }
 }
 
-/// The order ≥ 2 keys: open addressing with linear probing over 8-byte
-/// slots `tag << 32 | entry` (the entry holds the key), at most two thirds
-/// full. The tag (32 other bits of the hash) makes comparing a key that is
-/// not there almost never touch the entries.
+/// The order ≥ 3 keys: open addressing with linear probing over 8-byte
+/// slots `tag << 32 | entry` (the key is kept beside the entry), at most two
+/// thirds full. The tag (32 other bits of the hash) makes comparing a key
+/// that is not there almost never touch the keys.
 #[derive(Clone, Debug)]
 struct KeyTable {
     slots: Vec<u64>,
@@ -539,9 +535,9 @@ impl KeyTable {
         (hash >> 16) & 0xFFFF_FFFF
     }
 
-    /// The entry holding key `(lo, hi)`.
+    /// The entry of key `(lo, hi)` (`keys`: the key of each entry).
     #[inline]
-    fn find(&self, hash: u64, lo: u64, hi: u64, entries: &[Entry]) -> Option<u32> {
+    fn find(&self, hash: u64, lo: u64, hi: u64, keys: &[(u64, u64)]) -> Option<u32> {
         let tag = KeyTable::tag(hash);
         let mut i = self.start(hash);
         loop {
@@ -549,7 +545,7 @@ impl KeyTable {
             if slot == EMPTY_SLOT {
                 return None;
             }
-            if slot >> 32 == tag && entries[slot as u32 as usize].key() == (lo, hi) {
+            if slot >> 32 == tag && keys[slot as u32 as usize] == (lo, hi) {
                 return Some(slot as u32);
             }
             i += 1;
@@ -559,14 +555,14 @@ impl KeyTable {
         }
     }
 
-    /// The entry holding key `(lo, hi)`, or `None` after recording `new`
-    /// for it. The table must have a free slot.
+    /// The entry of key `(lo, hi)`, or `None` after recording `new` for
+    /// it. The table must have a free slot.
     fn find_or_insert(
         &mut self,
         hash: u64,
         lo: u64,
         hi: u64,
-        entries: &[Entry],
+        keys: &[(u64, u64)],
         new: u32,
     ) -> Option<u32> {
         let tag = KeyTable::tag(hash);
@@ -578,8 +574,96 @@ impl KeyTable {
                 self.len += 1;
                 return None;
             }
-            if slot >> 32 == tag && entries[slot as u32 as usize].key() == (lo, hi) {
+            if slot >> 32 == tag && keys[slot as u32 as usize] == (lo, hi) {
                 return Some(slot as u32);
+            }
+            i += 1;
+            if i == self.slots.len() {
+                i = 0;
+            }
+        }
+    }
+}
+
+/// The key of an order-2 image: the anchor's and the other focus's
+/// order-1 indices (`value · 512 + mask9`, 13 bits each) and the slot. The
+/// two 3×3 masks together are exactly the closed mask of `U` (each is its
+/// restriction to one neighbourhood; cells in both read the same board
+/// cell), so this is the order ≥ 2 key in 31 bits.
+#[inline]
+fn pair_key(anchor_order1: u16, slot: u32, other_order1: u16) -> u32 {
+    anchor_order1 as u32 | (other_order1 as u32) << 13 | slot << 26
+}
+
+/// The 3×3 mask (bit `3k + j`) of the frame bits at `shift + 9k + j`.
+#[inline]
+fn mask9_at(closed: u64, shift: u32) -> u16 {
+    let rows = closed >> shift;
+    (rows & 7 | (rows >> FRAME_W & 7) << 3 | (rows >> (2 * FRAME_W) & 7) << 6) as u16
+}
+
+/// The hash of a pair key, for the pair table and the filter.
+#[inline]
+fn pair_hash(key: u32) -> u64 {
+    let p = (key as u64 ^ 0x243F_6A88_85A3_08D3) as u128 * 0x9E37_79B9_7F4A_7C15u128;
+    p as u64 ^ (p >> 64) as u64
+}
+
+/// The order-2 keys: open addressing with linear probing over 8-byte slots
+/// `key << 32 | entry`, at most two thirds full. A probe compares whole
+/// keys without leaving the slot.
+#[derive(Clone, Debug)]
+struct PairTable {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl PairTable {
+    fn with_capacity(keys: usize) -> PairTable {
+        PairTable {
+            slots: vec![EMPTY_SLOT; keys + keys / 2 + 1],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn start(&self, hash: u64) -> usize {
+        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// The entry of pair key `key`.
+    #[inline]
+    fn find(&self, hash: u64, key: u32) -> Option<u32> {
+        let mut i = self.start(hash);
+        loop {
+            let slot = self.slots[i];
+            // (An empty slot is all ones: no 31-bit key matches it.)
+            if slot >> 32 == key as u64 {
+                return Some(slot as u32);
+            }
+            if slot == EMPTY_SLOT {
+                return None;
+            }
+            i += 1;
+            if i == self.slots.len() {
+                i = 0;
+            }
+        }
+    }
+
+    /// The entry of pair key `key`, or `None` after recording `new` for it.
+    /// The table must have a free slot.
+    fn find_or_insert(&mut self, hash: u64, key: u32, new: u32) -> Option<u32> {
+        let mut i = self.start(hash);
+        loop {
+            let slot = self.slots[i];
+            if slot >> 32 == key as u64 {
+                return Some(slot as u32);
+            }
+            if slot == EMPTY_SLOT {
+                self.slots[i] = (key as u64) << 32 | new as u64;
+                self.len += 1;
+                return None;
             }
             i += 1;
             if i == self.slots.len() {
@@ -632,7 +716,7 @@ pub struct IndexStats {
     pub entries: usize,
     /// Entries that are forbidden combinations.
     pub forbidden_entries: usize,
-    /// Distinct keys of order ≥ 2 (hash table size).
+    /// Distinct keys of order ≥ 2 (hash table sizes).
     pub multi_keys: usize,
     /// Non-empty cells of the order-1 table.
     pub order1_keys: usize,
@@ -648,17 +732,21 @@ pub struct IndexStats {
 /// [`RuleIndex::new`]; [`RuleIndex::find`] does no allocation per placement.
 #[derive(Clone, Debug)]
 pub struct RuleIndex {
-    /// Entries of order 1 (kept apart: few, and touched by most numbers).
+    /// Entries of order 1 (kept apart: few, and touched by most numbers),
+    /// order 2, and orders ≥ 3.
     entries1: EntryStore,
-    /// Entries of orders ≥ 2.
+    entries2: EntryStore,
     entries: EntryStore,
     extras: Vec<ExtraCell>,
     /// Order 1: `value · 512 + mask9` → chain head in `entries1`.
     order1: Vec<u32>,
-    /// Orders ≥ 2: key → first entry in `entries`, hashed with
+    /// Order 2: pair key → first entry in `entries2`, hashed with
+    /// [`pair_hash`].
+    pairs: PairTable,
+    /// Orders ≥ 3: key → first entry in `entries`, hashed with
     /// [`key_hash`].
     multi: KeyTable,
-    /// Bloom filter over the keys of `multi`.
+    /// Bloom filter over the keys of `pairs` and `multi`.
     filter: KeyFilter,
     /// Per order: slot-set prefix (bit set of slots) → slots that may come
     /// next (all above the prefix's last slot) on the way to a slot set
@@ -1071,17 +1159,31 @@ impl RuleIndex {
     /// matched approximately.
     pub fn from_rules(rules: &[Rule]) -> RuleIndex {
         // Each rule has at most 8 images; most rules of order ≥ 2 have 8.
-        let images_bound = rules.len() * 8;
+        // (Tables are sized from the rules of order 2 and above 2.)
+        let (mut pair_rules, mut higher_rules) = (0usize, 0usize);
+        for rule in rules {
+            match rule.order() {
+                2 => pair_rules += 1,
+                3.. => higher_rules += 1,
+                _ => {}
+            }
+        }
         let mut builder = Builder {
             entries1: EntryStore::default(),
+            entries2: EntryStore {
+                entries: Vec::with_capacity(pair_rules * 8),
+                ..EntryStore::default()
+            },
             entries: EntryStore {
-                entries: Vec::with_capacity(images_bound),
+                entries: Vec::with_capacity(higher_rules * 8),
+                keys: Vec::with_capacity(higher_rules * 8),
                 ..EntryStore::default()
             },
             extras: Vec::new(),
             order1: vec![NO_ENTRY; 9 * 512],
-            multi: KeyTable::with_capacity(images_bound),
-            filter: KeyFilter::new(images_bound),
+            pairs: PairTable::with_capacity(pair_rules * 8),
+            multi: KeyTable::with_capacity(higher_rules * 8),
+            filter: KeyFilter::new((pair_rules + higher_rules) * 8),
         };
         let mut rejected = Vec::new();
         let mut rules_by_order = vec![0usize; MAX_ORDER + 1];
@@ -1161,9 +1263,11 @@ impl RuleIndex {
         let slots_above_2 = slots_by_order.iter().skip(3).fold(0, |a, &b| a | b);
         RuleIndex {
             entries1: builder.entries1,
+            entries2: builder.entries2,
             entries: builder.entries,
             extras: builder.extras,
             order1: builder.order1,
+            pairs: builder.pairs,
             multi: builder.multi,
             filter: builder.filter,
             next_short,
@@ -1205,7 +1309,7 @@ impl RuleIndex {
 
     /// Every entry with its tests.
     fn all_entries(&self) -> impl Iterator<Item = (Entry, Check)> + '_ {
-        [&self.entries1, &self.entries]
+        [&self.entries1, &self.entries2, &self.entries]
             .into_iter()
             .flat_map(|store| {
                 (0..store.entries.len() as u32)
@@ -1216,7 +1320,9 @@ impl RuleIndex {
     /// Sizes of the index.
     pub fn stats(&self) -> IndexStats {
         let heap_bytes = self.entries1.heap_bytes()
+            + self.entries2.heap_bytes()
             + self.entries.heap_bytes()
+            + self.pairs.slots.capacity() * std::mem::size_of::<u64>()
             + self.extras.capacity() * std::mem::size_of::<ExtraCell>()
             + self.order1.capacity() * std::mem::size_of::<u32>()
             + self.multi.slots.capacity() * std::mem::size_of::<u64>()
@@ -1229,9 +1335,11 @@ impl RuleIndex {
         IndexStats {
             rules_by_order: self.rules_by_order.clone(),
             images_by_order: self.images_by_order.clone(),
-            entries: self.entries1.entries.len() + self.entries.entries.len(),
+            entries: self.entries1.entries.len()
+                + self.entries2.entries.len()
+                + self.entries.entries.len(),
             forbidden_entries: self.all_entries().filter(|(e, _)| e.forbidden()).count(),
-            multi_keys: self.multi.len,
+            multi_keys: self.pairs.len + self.multi.len,
             order1_keys: self.order1.iter().filter(|&&h| h != NO_ENTRY).count(),
             checked_entries: self
                 .all_entries()
@@ -1384,42 +1492,59 @@ impl RuleIndex {
 /// Stores images as entries: one chain per key, identical images merged.
 struct Builder {
     entries1: EntryStore,
+    entries2: EntryStore,
     entries: EntryStore,
     extras: Vec<ExtraCell>,
     order1: Vec<u32>,
+    pairs: PairTable,
     multi: KeyTable,
     filter: KeyFilter,
 }
 
 impl Builder {
     fn add(&mut self, order: usize, forbidden: bool, image: &Image, extras: &[ExtraCell]) {
-        let store = if order == 1 {
-            &mut self.entries1
-        } else {
-            &mut self.entries
+        let store = match order {
+            1 => &mut self.entries1,
+            2 => &mut self.entries2,
+            _ => &mut self.entries,
         };
         let new = store.entries.len() as u32;
-        let (key_lo, key_hi) = if order == 1 {
-            (0, 0)
-        } else {
-            (image.key as u64, (image.key >> 64) as u64)
-        };
-        let head = if order == 1 {
-            let slot = &mut self.order1[image.key as usize];
-            let head = *slot;
-            if head == NO_ENTRY {
-                *slot = new;
+        let mut key_of_new = None;
+        let head = match order {
+            1 => {
+                let slot = &mut self.order1[image.key as usize];
+                let head = *slot;
+                if head == NO_ENTRY {
+                    *slot = new;
+                }
+                head
             }
-            head
-        } else {
-            let hash = key_hash(key_lo, key_hi);
-            let found = self
-                .multi
-                .find_or_insert(hash, key_lo, key_hi, &store.entries, new);
-            if found.is_none() {
-                self.filter.insert(hash);
+            2 => {
+                // The anchor's 3×3 and the other focus's, read back from the
+                // closed mask, with the values from the key.
+                let closed = image.key as u64;
+                let s = image.slot_set.trailing_zeros();
+                let values = (image.key >> KEY_VALUES_SHIFT) as u16;
+                let anchor = (values & 15) * 512 + mask9_at(closed, ANCHOR_SHIFT);
+                let other = (values >> 4 & 15) * 512 + mask9_at(closed, slot_shift(s));
+                let key = pair_key(anchor, s, other);
+                let hash = pair_hash(key);
+                let found = self.pairs.find_or_insert(hash, key, new);
+                if found.is_none() {
+                    self.filter.insert(hash);
+                }
+                found.unwrap_or(NO_ENTRY)
             }
-            found.unwrap_or(NO_ENTRY)
+            _ => {
+                let (lo, hi) = (image.key as u64, (image.key >> 64) as u64);
+                let hash = key_hash(lo, hi);
+                let found = self.multi.find_or_insert(hash, lo, hi, &store.keys, new);
+                if found.is_none() {
+                    self.filter.insert(hash);
+                }
+                key_of_new = Some((lo, hi));
+                found.unwrap_or(NO_ENTRY)
+            }
         };
         // Same key: look for an entry with the same walls and extra cells
         // (the order follows from the key) to merge with; otherwise append
@@ -1472,12 +1597,8 @@ impl Builder {
             );
             self.extras.extend_from_slice(extras);
         }
-        store.entries.push(Entry {
-            key_lo,
-            key_hi,
-            safe_meta,
-            mine,
-        });
+        store.entries.push(Entry { safe_meta, mine });
+        store.keys.extend(key_of_new);
     }
 }
 
@@ -1713,12 +1834,16 @@ impl<S: FocusSource> Scan<'_, S> {
         s: u32,
         fb: FocusInfo,
     ) -> Result<(), Contradiction> {
-        let closed = (fa.spread as u64) << ANCHOR_SHIFT | (fb.spread as u64) << slot_shift(s);
-        let key = closed as u128
-            | 1u128 << (KEY_SLOTS_SHIFT + s)
-            | (fa.value() as u128) << KEY_VALUES_SHIFT
-            | (fb.value() as u128) << (KEY_VALUES_SHIFT + 4);
-        self.lookup(key, r, c, 1 << s)
+        let key = pair_key(fa.order1, s, fb.order1);
+        let hash = pair_hash(key);
+        let index = self.index;
+        if !index.filter.may_contain(hash) {
+            return Ok(());
+        }
+        if let Some(head) = index.pairs.find(hash, key) {
+            self.apply_chain(&index.entries2, head, r, c, 1 << s)?;
+        }
+        Ok(())
     }
 
     /// Looks up a key of order ≥ 2 and applies what it holds.
@@ -1736,7 +1861,7 @@ impl<S: FocusSource> Scan<'_, S> {
         if !index.filter.may_contain(hash) {
             return Ok(());
         }
-        if let Some(head) = index.multi.find(hash, lo, hi, &index.entries.entries) {
+        if let Some(head) = index.multi.find(hash, lo, hi, &index.entries.keys) {
             self.apply_chain(&index.entries, head, r, c, slot_set)?;
         }
         Ok(())
