@@ -595,12 +595,40 @@ fn pair_key(anchor_order1: u16, slot: u32, other_order1: u16) -> u32 {
     anchor_order1 as u32 | (other_order1 as u32) << 13 | slot << 26
 }
 
-/// The 3×3 mask (bit `3k + j`) of the frame bits at `shift + 9k + j`.
-#[inline]
-fn mask9_at(closed: u64, shift: u32) -> u16 {
-    let rows = closed >> shift;
-    (rows & 7 | (rows >> FRAME_W & 7) << 3 | (rows >> (2 * FRAME_W) & 7) << 6) as u16
-}
+/// Per symmetry ([`SYMMETRIES`]), the image of every 3×3 mask (bit
+/// `3k + j`): a focus's closed neighbourhood turns with the pattern.
+const MASK9_IMAGES: [[u16; 512]; 8] = {
+    let mut images = [[0u16; 512]; 8];
+    let mut sym = 0;
+    while sym < 8 {
+        let (transpose, flip_rows, flip_cols) = SYMMETRIES[sym];
+        let mut mask = 0;
+        while mask < 512 {
+            let mut image = 0u16;
+            let mut bit = 0;
+            while bit < 9 {
+                if mask >> bit & 1 == 1 {
+                    let (mut k, mut j) = (bit / 3, bit % 3);
+                    if transpose {
+                        (k, j) = (j, k);
+                    }
+                    if flip_rows {
+                        k = 2 - k;
+                    }
+                    if flip_cols {
+                        j = 2 - j;
+                    }
+                    image |= 1 << (3 * k + j);
+                }
+                bit += 1;
+            }
+            images[sym][mask] = image;
+            mask += 1;
+        }
+        sym += 1;
+    }
+    images
+};
 
 /// The hash of a pair key, for the pair table and the filter.
 #[inline]
@@ -794,6 +822,8 @@ struct CheckedRule {
     outside: Vec<(u8, u8, PatternCell)>,
     /// `(value, closed neighbours)` of every focus.
     focus_kinds: Vec<(u8, u8)>,
+    /// The 3×3 closed mask (bit `3k + j`) around every focus.
+    focus_masks: Vec<u16>,
 }
 
 impl CheckedRule {
@@ -827,6 +857,7 @@ impl CheckedRule {
         self.mine.clear();
         self.outside.clear();
         self.focus_kinds.clear();
+        self.focus_masks.clear();
         if n != h * w || n > 64 || n == 0 {
             return false;
         }
@@ -886,6 +917,9 @@ impl CheckedRule {
             }
             self.focus_kinds
                 .push((v, (block & closed).count_ones() as u8));
+            let row_closed = |r: usize| (closed >> (r * w + fc - 1) & 7) as u16;
+            self.focus_masks
+                .push(row_closed(fr - 1) | row_closed(fr) << 3 | row_closed(fr + 1) << 6);
             union |= block;
         }
         // Conclusions only on `Closed` cells next to a focus.
@@ -946,30 +980,42 @@ impl CheckedRule {
             (r0 + rr * r + rc * c, c0 + cr * r + cc * c)
         };
         // Foci in the image's row-major order, the anchor first: each as
-        // `r2 << 16 | c2 << 8 | value` (image coordinates are ≥ 0), so the
-        // order of the codes is row-major order.
-        let code = |&(r, c, v): &(u8, u8, u8)| {
+        // `r2 << 16 | c2 << 8 | index in self.foci` (image coordinates are
+        // ≥ 0), so the order of the codes is row-major order.
+        let code = |k: usize| {
+            let (r, c, _) = self.foci[k];
             let (r2, c2) = map(r, c);
-            (r2 as u32) << 16 | (c2 as u32) << 8 | v as u32
+            (r2 as u32) << 16 | (c2 as u32) << 8 | k as u32
         };
         let mut foci = [0u32; MAX_ORDER];
         let order = self.foci.len();
         if order == 2 {
-            let (a, b) = (code(&self.foci[0]), code(&self.foci[1]));
+            let (a, b) = (code(0), code(1));
             foci[0] = a.min(b);
             foci[1] = a.max(b);
         } else {
-            for (k, f) in self.foci.iter().enumerate() {
-                foci[k] = code(f);
+            for (k, f) in foci[..order].iter_mut().enumerate() {
+                *f = code(k);
             }
             foci[..order].sort_unstable();
         }
-        let unpack = |f: u32| ((f >> 16) as isize, (f >> 8 & 0xFF) as isize, f & 0xFF);
-        let (ar, ac, av) = unpack(foci[0]);
+        let unpack = |f: u32| {
+            (
+                (f >> 16) as isize,
+                (f >> 8 & 0xFF) as isize,
+                (f & 0xFF) as usize,
+            )
+        };
+        // A focus's order-1 index in the image: its value and its 3×3
+        // mask, turned like the whole pattern.
+        let order1_of = |k: usize| -> u16 {
+            self.foci[k].2 as u16 * 512 + MASK9_IMAGES[sym][self.focus_masks[k] as usize]
+        };
+        let (ar, ac, ak) = unpack(foci[0]);
         let mut slot_set = 0u32;
-        let mut values = (av as u128) << KEY_VALUES_SHIFT;
-        for (k, &f) in foci[..order].iter().enumerate().skip(1) {
-            let (r, c, v) = unpack(f);
+        let mut values = (self.foci[ak].2 as u128) << KEY_VALUES_SHIFT;
+        for (i, &f) in foci[..order].iter().enumerate().skip(1) {
+            let (r, c, k) = unpack(f);
             let (dr, dc) = (r - ar, c - ac);
             if dr > 3 || dc.abs() > 3 {
                 return Err(far_focus((r, c), (ar, ac)));
@@ -977,7 +1023,7 @@ impl CheckedRule {
             let slot = (dr * SLOT_COLS + dc + 3) as u32;
             debug_assert!((FIRST_SLOT..SLOTS).contains(&slot));
             slot_set |= 1 << slot;
-            values |= (v as u128) << (KEY_VALUES_SHIFT + 4 * k as u32);
+            values |= (self.foci[k].2 as u128) << (KEY_VALUES_SHIFT + 4 * i as u32);
         }
         // The frame bit of rule cell (r, c) is (r2 − ar + 1)·9 + c2 − ac + 4
         // = base + kr·r + kc·c: inside the frame for every cell of `U`.
@@ -989,7 +1035,6 @@ impl CheckedRule {
                 m | 1 << (base + kr * r as isize + kc * c as isize)
             })
         };
-        let closed = frame(&self.closed);
         let extras_start = extras.len();
         for &(r, c, cell) in &self.outside {
             let (r2, c2) = map(r, c);
@@ -1000,15 +1045,13 @@ impl CheckedRule {
             });
         }
         extras[extras_start..].sort_unstable();
-        let key = if order == 1 {
-            // The anchor's 3×3 sits at frame rows 0..3, columns 3..6.
-            let mut mask9 = 0u128;
-            for k in 0..3 {
-                mask9 |= ((closed >> (k * FRAME_W + 3) & 7) as u128) << (3 * k);
+        let key = match order {
+            1 => order1_of(ak) as u128,
+            2 => {
+                let (_, _, bk) = unpack(foci[1]);
+                pair_key(order1_of(ak), slot_set.trailing_zeros(), order1_of(bk)) as u128
             }
-            av as u128 * 512 + mask9
-        } else {
-            closed as u128 | (slot_set as u128) << KEY_SLOTS_SHIFT | values
+            _ => frame(&self.closed) as u128 | (slot_set as u128) << KEY_SLOTS_SHIFT | values,
         };
         Ok(Image {
             key,
@@ -1125,9 +1168,10 @@ fn far_focus((r, c): (isize, isize), (ar, ac): (isize, isize)) -> String {
 }
 
 /// One orientation of a rule, ready to be stored.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Image {
-    /// Order 1: `value · 512 + mask9`; orders ≥ 2: the `u128` key.
+    /// Order 1: `value · 512 + mask9`; order 2: the [`pair_key`]; orders
+    /// ≥ 3: the `u128` key.
     key: u128,
     walls: u64,
     /// The conclusion as given (also for a forbidden rule, so that two
@@ -1198,20 +1242,20 @@ impl RuleIndex {
         let mut image_extras: Vec<ExtraCell> = Vec::new();
         for (ri, rule) in rules.iter().enumerate() {
             image_extras.clear();
-            let mut images = [None::<Image>; 8];
+            let mut images = [Image::default(); 8];
             let mut count = 0;
             let result = checked.check(rule).and_then(|()| {
                 for sym in 0..8 {
                     let image = checked.image(sym, &mut image_extras)?;
                     let extras_of =
                         |im: &Image| &image_extras[im.extras.0 as usize..][..im.extras.1 as usize];
-                    let seen = images[..count].iter().flatten().any(|old| {
+                    let seen = images[..count].iter().any(|old| {
                         (old.key, old.walls, old.safe, old.mine, old.shape)
                             == (image.key, image.walls, image.safe, image.mine, image.shape)
                             && extras_of(old) == extras_of(&image)
                     });
                     if !seen {
-                        images[count] = Some(image);
+                        images[count] = image;
                         count += 1;
                     }
                 }
@@ -1227,7 +1271,7 @@ impl RuleIndex {
             for &(v, u) in &checked.focus_kinds {
                 classes[v as usize * 9 + u as usize] |= 1 << order;
             }
-            for image in images[..count].iter().flatten() {
+            for image in &images[..count] {
                 slots_by_order[order] |= image.slot_set;
                 if order >= 3 {
                     let mut rest = image.slot_set;
@@ -1520,14 +1564,7 @@ impl Builder {
                 head
             }
             2 => {
-                // The anchor's 3×3 and the other focus's, read back from the
-                // closed mask, with the values from the key.
-                let closed = image.key as u64;
-                let s = image.slot_set.trailing_zeros();
-                let values = (image.key >> KEY_VALUES_SHIFT) as u16;
-                let anchor = (values & 15) * 512 + mask9_at(closed, ANCHOR_SHIFT);
-                let other = (values >> 4 & 15) * 512 + mask9_at(closed, slot_shift(s));
-                let key = pair_key(anchor, s, other);
+                let key = image.key as u32;
                 let hash = pair_hash(key);
                 let found = self.pairs.find_or_insert(hash, key, new);
                 if found.is_none() {
@@ -2519,6 +2556,25 @@ mod tests {
                 .chain((0..2000u32).map(|k| k.wrapping_mul(2_654_435_761)));
             for n in samples {
                 assert_eq!(div.div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn mask9_images_turn_like_patterns() {
+        for sym in 0..8 {
+            for mask in 0..512usize {
+                let cells = (0..9)
+                    .map(|b| if mask >> b & 1 == 1 { Closed } else { Open })
+                    .collect();
+                let turned = Pattern::new(3, 3, cells).transform(sym);
+                let expected = (0..9)
+                    .filter(|&b| turned.cells[b] == Closed)
+                    .fold(0u16, |m, b| m | 1 << b);
+                assert_eq!(
+                    MASK9_IMAGES[sym][mask], expected,
+                    "sym {sym} mask {mask:09b}"
+                );
             }
         }
     }
