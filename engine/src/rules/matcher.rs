@@ -1244,19 +1244,28 @@ impl RuleIndex {
             image_extras.clear();
             let mut images = [Image::default(); 8];
             let mut count = 0;
+            // A bit per key hash among the images so far: most rules have 8
+            // distinct images, and a clear bit settles "new" at once.
+            let mut keys_seen = 0u64;
             let result = checked.check(rule).and_then(|()| {
                 for sym in 0..8 {
                     let image = checked.image(sym, &mut image_extras)?;
+                    let key_bit = 1u64
+                        << ((image.key as u64 ^ (image.key >> 64) as u64)
+                            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                            >> 58);
                     let extras_of =
                         |im: &Image| &image_extras[im.extras.0 as usize..][..im.extras.1 as usize];
-                    let seen = images[..count].iter().any(|old| {
-                        (old.key, old.walls, old.safe, old.mine, old.shape)
-                            == (image.key, image.walls, image.safe, image.mine, image.shape)
-                            && extras_of(old) == extras_of(&image)
-                    });
+                    let seen = keys_seen & key_bit != 0
+                        && images[..count].iter().any(|old| {
+                            (old.key, old.walls, old.safe, old.mine, old.shape)
+                                == (image.key, image.walls, image.safe, image.mine, image.shape)
+                                && extras_of(old) == extras_of(&image)
+                        });
                     if !seen {
                         images[count] = image;
                         count += 1;
+                        keys_seen |= key_bit;
                     }
                 }
                 Ok(())
