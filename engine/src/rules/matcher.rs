@@ -1514,6 +1514,10 @@ impl RuleIndex {
             grid,
             out,
             dirty_set: [u32::MAX; DIRTY_SET_LINES],
+            slot_deltas: std::array::from_fn(|s| {
+                let (dr, dc) = SLOT_OFFSETS[s];
+                (dr * grid.w as isize + dc) as usize
+            }),
         };
         let w = Divisor::new(grid.w as u32);
         match dirty {
@@ -1726,6 +1730,9 @@ impl Divisor {
     }
 }
 
+/// No slot is more than 3 rows below or 3 columns beside the anchor.
+const PAIR_REACH: usize = 3;
+
 /// Lines of [`Scan::dirty_set`].
 const DIRTY_SET_LINES: usize = 128;
 
@@ -1742,6 +1749,8 @@ struct Scan<'a, S> {
     /// not be examined from their other foci. (A dirty number evicted by
     /// another is merely examined twice.)
     dirty_set: [u32; DIRTY_SET_LINES],
+    /// Per slot: the index offset `dr · w + dc` on this board (wrapping).
+    slot_deltas: [usize; SLOTS as usize],
 }
 
 /// An anchor of orders ≥ 3 and the numbers at its slots.
@@ -1829,21 +1838,40 @@ impl<S: FocusSource> Scan<'_, S> {
         // (bit `32 + s`; a dirty anchor examines the pair in its own turn).
         let mut revealed = 0u64;
         let mut slots = self.index.slots_by_order[2];
-        while slots != 0 {
-            let s = slots.trailing_zeros();
-            slots &= slots - 1;
-            let (dr, dc) = SLOT_OFFSETS[s as usize];
-            let (rr, cc) = (r.wrapping_add(dr as usize), c.wrapping_add(dc as usize));
-            if rr < h && cc < w {
-                revealed |= (matches!(cells[rr * w + cc], Cell::Revealed(_)) as u64) << s;
-            }
-            if dirty {
-                let (ar, ac) = (r.wrapping_sub(dr as usize), c.wrapping_sub(dc as usize));
-                if ar < h && ac < w {
-                    let a = ar * w + ac;
+        let reach = PAIR_REACH;
+        if r >= reach && c >= reach && r + reach < h && c + reach < w {
+            // Every pair slot is on the board, both ways: index offsets.
+            let i = r * w + c;
+            while slots != 0 {
+                let s = slots.trailing_zeros();
+                slots &= slots - 1;
+                let delta = self.slot_deltas[s as usize];
+                let e = i.wrapping_add(delta);
+                revealed |= (matches!(cells[e], Cell::Revealed(_)) as u64) << s;
+                if dirty {
+                    let a = i.wrapping_sub(delta);
                     let fresh = matches!(cells[a], Cell::Revealed(_))
                         & (self.dirty_set[a % DIRTY_SET_LINES] != a as u32);
                     revealed |= (fresh as u64) << (32 + s);
+                }
+            }
+        } else {
+            while slots != 0 {
+                let s = slots.trailing_zeros();
+                slots &= slots - 1;
+                let (dr, dc) = SLOT_OFFSETS[s as usize];
+                let (rr, cc) = (r.wrapping_add(dr as usize), c.wrapping_add(dc as usize));
+                if rr < h && cc < w {
+                    revealed |= (matches!(cells[rr * w + cc], Cell::Revealed(_)) as u64) << s;
+                }
+                if dirty {
+                    let (ar, ac) = (r.wrapping_sub(dr as usize), c.wrapping_sub(dc as usize));
+                    if ar < h && ac < w {
+                        let a = ar * w + ac;
+                        let fresh = matches!(cells[a], Cell::Revealed(_))
+                            & (self.dirty_set[a % DIRTY_SET_LINES] != a as u32);
+                        revealed |= (fresh as u64) << (32 + s);
+                    }
                 }
             }
         }
