@@ -2599,8 +2599,8 @@ mod tests {
 
     #[test]
     fn mask9_images_turn_like_patterns() {
-        for sym in 0..8 {
-            for mask in 0..512usize {
+        for (sym, images) in MASK9_IMAGES.iter().enumerate() {
+            for (mask, &image) in images.iter().enumerate() {
                 let cells = (0..9)
                     .map(|b| if mask >> b & 1 == 1 { Closed } else { Open })
                     .collect();
@@ -2608,10 +2608,7 @@ mod tests {
                 let expected = (0..9)
                     .filter(|&b| turned.cells[b] == Closed)
                     .fold(0u16, |m, b| m | 1 << b);
-                assert_eq!(
-                    MASK9_IMAGES[sym][mask], expected,
-                    "sym {sym} mask {mask:09b}"
-                );
+                assert_eq!(image, expected, "sym {sym} mask {mask:09b}");
             }
         }
     }
