@@ -419,16 +419,13 @@ struct ExtraCell {
     cell: PatternCell,
 }
 
-/// One image (or several identical images merged), in 32 bytes: its key
-/// and conclusion, with its order and flags in the conclusion's spare high
-/// bits (frame masks use bits 0..54). Wall and extra-cell tests and further
-/// entries under the same key — rare — live in [`EntryStore`]'s maps.
+/// One image (or several identical images merged), in 16 bytes: its
+/// conclusion, with its order and flags in the spare high bits (frame masks
+/// use bits 0..54). Keys live in the tables (order 1, 2) or beside the
+/// entries (orders ≥ 3); wall and extra-cell tests and further entries
+/// under the same key — rare — in [`EntryStore`]'s maps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
-    /// The key of an order ≥ 2 entry (table slots hold only a tag); 0 for
-    /// order 1, whose table position is its key.
-    key_lo: u64,
-    key_hi: u64,
     /// Frame bits concluded safe, plus `order << META_ORDER_SHIFT` and the
     /// `META_*` flags.
     safe_meta: u64,
@@ -460,10 +457,6 @@ impl Entry {
     fn forbidden(self) -> bool {
         self.safe_meta & META_FORBIDDEN != 0
     }
-    #[inline]
-    fn key(self) -> (u64, u64) {
-        (self.key_lo, self.key_hi)
-    }
 }
 
 /// The tests of an entry beyond its key.
@@ -482,11 +475,13 @@ const NO_CHECK: Check = Check {
     extras_len: 0,
 };
 
-/// Entries of one kind of key (order 1, or orders ≥ 2), with their rare
-/// extras.
+/// Entries of one kind of key (order 1, order 2, or orders ≥ 3), with
+/// their rare extras.
 #[derive(Clone, Debug, Default)]
 struct EntryStore {
     entries: Vec<Entry>,
+    /// Orders ≥ 3: the key of each entry (the table holds only tags).
+    keys: Vec<(u64, u64)>,
     /// Entry → the next entry under the same key (entries with
     /// [`META_NEXT`]).
     next: HashMap<u32, u32>,
@@ -512,15 +507,16 @@ impl EntryStore {
 
     fn heap_bytes(&self) -> usize {
         self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.keys.capacity() * std::mem::size_of::<(u64, u64)>()
             + self.next.capacity() * (std::mem::size_of::<(u32, u32)>() + 1)
             + self.checks.capacity() * (std::mem::size_of::<(u32, Check)>() + 1)
     }
 }
 
-/// The order ≥ 2 keys: open addressing with linear probing over 8-byte
-/// slots `tag << 32 | entry` (the entry holds the key), at most two thirds
-/// full. The tag (32 other bits of the hash) makes comparing a key that is
-/// not there almost never touch the entries.
+/// The order ≥ 3 keys: open addressing with linear probing over 8-byte
+/// slots `tag << 32 | entry` (the key is kept beside the entry), at most two
+/// thirds full. The tag (32 other bits of the hash) makes comparing a key
+/// that is not there almost never touch the keys.
 #[derive(Clone, Debug)]
 struct KeyTable {
     slots: Vec<u64>,
@@ -548,9 +544,9 @@ impl KeyTable {
         (hash >> 16) & 0xFFFF_FFFF
     }
 
-    /// The entry holding key `(lo, hi)`.
+    /// The entry of key `(lo, hi)` (`keys`: the key of each entry).
     #[inline]
-    fn find(&self, hash: u64, lo: u64, hi: u64, entries: &[Entry]) -> Option<u32> {
+    fn find(&self, hash: u64, lo: u64, hi: u64, keys: &[(u64, u64)]) -> Option<u32> {
         let tag = KeyTable::tag(hash);
         let mut i = self.start(hash);
         loop {
@@ -558,7 +554,7 @@ impl KeyTable {
             if slot == EMPTY_SLOT {
                 return None;
             }
-            if slot >> 32 == tag && entries[slot as u32 as usize].key() == (lo, hi) {
+            if slot >> 32 == tag && keys[slot as u32 as usize] == (lo, hi) {
                 return Some(slot as u32);
             }
             i += 1;
@@ -568,14 +564,14 @@ impl KeyTable {
         }
     }
 
-    /// The entry holding key `(lo, hi)`, or `None` after recording `new`
-    /// for it. The table must have a free slot.
+    /// The entry of key `(lo, hi)`, or `None` after recording `new` for
+    /// it. The table must have a free slot.
     fn find_or_insert(
         &mut self,
         hash: u64,
         lo: u64,
         hi: u64,
-        entries: &[Entry],
+        keys: &[(u64, u64)],
         new: u32,
     ) -> Option<u32> {
         let tag = KeyTable::tag(hash);
@@ -587,8 +583,124 @@ impl KeyTable {
                 self.len += 1;
                 return None;
             }
-            if slot >> 32 == tag && entries[slot as u32 as usize].key() == (lo, hi) {
+            if slot >> 32 == tag && keys[slot as u32 as usize] == (lo, hi) {
                 return Some(slot as u32);
+            }
+            i += 1;
+            if i == self.slots.len() {
+                i = 0;
+            }
+        }
+    }
+}
+
+/// The key of an order-2 image: the anchor's and the other focus's
+/// order-1 indices (`value · 512 + mask9`, 13 bits each) and the slot. The
+/// two 3×3 masks together are exactly the closed mask of `U` (each is its
+/// restriction to one neighbourhood; cells in both read the same board
+/// cell), so this is the order ≥ 2 key in 31 bits.
+#[inline]
+fn pair_key(anchor_order1: u16, slot: u32, other_order1: u16) -> u32 {
+    anchor_order1 as u32 | (other_order1 as u32) << 13 | slot << 26
+}
+
+/// Per symmetry ([`SYMMETRIES`]), the image of every 3×3 mask (bit
+/// `3k + j`): a focus's closed neighbourhood turns with the pattern.
+const MASK9_IMAGES: [[u16; 512]; 8] = {
+    let mut images = [[0u16; 512]; 8];
+    let mut sym = 0;
+    while sym < 8 {
+        let (transpose, flip_rows, flip_cols) = SYMMETRIES[sym];
+        let mut mask = 0;
+        while mask < 512 {
+            let mut image = 0u16;
+            let mut bit = 0;
+            while bit < 9 {
+                if mask >> bit & 1 == 1 {
+                    let (mut k, mut j) = (bit / 3, bit % 3);
+                    if transpose {
+                        (k, j) = (j, k);
+                    }
+                    if flip_rows {
+                        k = 2 - k;
+                    }
+                    if flip_cols {
+                        j = 2 - j;
+                    }
+                    image |= 1 << (3 * k + j);
+                }
+                bit += 1;
+            }
+            images[sym][mask] = image;
+            mask += 1;
+        }
+        sym += 1;
+    }
+    images
+};
+
+/// The hash of a pair key, for the pair table and the filter.
+#[inline]
+fn pair_hash(key: u32) -> u64 {
+    let p = (key as u64 ^ 0x243F_6A88_85A3_08D3) as u128 * 0x9E37_79B9_7F4A_7C15u128;
+    p as u64 ^ (p >> 64) as u64
+}
+
+/// The order-2 keys: open addressing with linear probing over 8-byte slots
+/// `key << 32 | entry`, at most two thirds full. A probe compares whole
+/// keys without leaving the slot.
+#[derive(Clone, Debug)]
+struct PairTable {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl PairTable {
+    fn with_capacity(keys: usize) -> PairTable {
+        PairTable {
+            slots: vec![EMPTY_SLOT; keys + keys / 2 + 1],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn start(&self, hash: u64) -> usize {
+        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// The entry of pair key `key`.
+    #[inline]
+    fn find(&self, hash: u64, key: u32) -> Option<u32> {
+        let mut i = self.start(hash);
+        loop {
+            let slot = self.slots[i];
+            // (An empty slot is all ones: no 31-bit key matches it.)
+            if slot >> 32 == key as u64 {
+                return Some(slot as u32);
+            }
+            if slot == EMPTY_SLOT {
+                return None;
+            }
+            i += 1;
+            if i == self.slots.len() {
+                i = 0;
+            }
+        }
+    }
+
+    /// The entry of pair key `key`, or `None` after recording `new` for it.
+    /// The table must have a free slot.
+    fn find_or_insert(&mut self, hash: u64, key: u32, new: u32) -> Option<u32> {
+        let mut i = self.start(hash);
+        loop {
+            let slot = self.slots[i];
+            if slot >> 32 == key as u64 {
+                return Some(slot as u32);
+            }
+            if slot == EMPTY_SLOT {
+                self.slots[i] = (key as u64) << 32 | new as u64;
+                self.len += 1;
+                return None;
             }
             i += 1;
             if i == self.slots.len() {
@@ -641,7 +753,7 @@ pub struct IndexStats {
     pub entries: usize,
     /// Entries that are forbidden combinations.
     pub forbidden_entries: usize,
-    /// Distinct keys of order ≥ 2 (hash table size).
+    /// Distinct keys of order ≥ 2 (hash table sizes).
     pub multi_keys: usize,
     /// Non-empty cells of the order-1 table.
     pub order1_keys: usize,
@@ -657,17 +769,21 @@ pub struct IndexStats {
 /// [`RuleIndex::new`]; [`RuleIndex::find`] does no allocation per placement.
 #[derive(Clone, Debug)]
 pub struct RuleIndex {
-    /// Entries of order 1 (kept apart: few, and touched by most numbers).
+    /// Entries of order 1 (kept apart: few, and touched by most numbers),
+    /// order 2, and orders ≥ 3.
     entries1: EntryStore,
-    /// Entries of orders ≥ 2.
+    entries2: EntryStore,
     entries: EntryStore,
     extras: Vec<ExtraCell>,
     /// Order 1: `value · 512 + mask9` → chain head in `entries1`.
     order1: Vec<u32>,
-    /// Orders ≥ 2: key → first entry in `entries`, hashed with
+    /// Order 2: pair key → first entry in `entries2`, hashed with
+    /// [`pair_hash`].
+    pairs: PairTable,
+    /// Orders ≥ 3: key → first entry in `entries`, hashed with
     /// [`key_hash`].
     multi: KeyTable,
-    /// Bloom filter over the keys of `multi`.
+    /// Bloom filter over the keys of `pairs` and `multi`.
     filter: KeyFilter,
     /// Per order: slot-set prefix (bit set of slots) → slots that may come
     /// next (all above the prefix's last slot) on the way to a slot set
@@ -680,6 +796,9 @@ pub struct RuleIndex {
     slots_by_order: Vec<u32>,
     /// Every slot used by any rule of order ≥ 3.
     slots_above_2: u32,
+    /// Per slot `s`: the other slots of the slot sets of order ≥ 3 holding
+    /// `s` (where the other foci of a placement through slot `s` can be).
+    co_slots_above_2: [u32; SLOTS as usize],
     /// Per `value · 9 + closed neighbours`: bit `k` set when some focus of
     /// a rule of order `k` has that effective value and that many closed
     /// neighbours.
@@ -712,6 +831,8 @@ struct CheckedRule {
     outside: Vec<(u8, u8, PatternCell)>,
     /// `(value, closed neighbours)` of every focus.
     focus_kinds: Vec<(u8, u8)>,
+    /// The 3×3 closed mask (bit `3k + j`) around every focus.
+    focus_masks: Vec<u16>,
 }
 
 impl CheckedRule {
@@ -745,6 +866,7 @@ impl CheckedRule {
         self.mine.clear();
         self.outside.clear();
         self.focus_kinds.clear();
+        self.focus_masks.clear();
         if n != h * w || n > 64 || n == 0 {
             return false;
         }
@@ -804,6 +926,9 @@ impl CheckedRule {
             }
             self.focus_kinds
                 .push((v, (block & closed).count_ones() as u8));
+            let row_closed = |r: usize| (closed >> (r * w + fc - 1) & 7) as u16;
+            self.focus_masks
+                .push(row_closed(fr - 1) | row_closed(fr) << 3 | row_closed(fr + 1) << 6);
             union |= block;
         }
         // Conclusions only on `Closed` cells next to a focus.
@@ -864,30 +989,42 @@ impl CheckedRule {
             (r0 + rr * r + rc * c, c0 + cr * r + cc * c)
         };
         // Foci in the image's row-major order, the anchor first: each as
-        // `r2 << 16 | c2 << 8 | value` (image coordinates are ≥ 0), so the
-        // order of the codes is row-major order.
-        let code = |&(r, c, v): &(u8, u8, u8)| {
+        // `r2 << 16 | c2 << 8 | index in self.foci` (image coordinates are
+        // ≥ 0), so the order of the codes is row-major order.
+        let code = |k: usize| {
+            let (r, c, _) = self.foci[k];
             let (r2, c2) = map(r, c);
-            (r2 as u32) << 16 | (c2 as u32) << 8 | v as u32
+            (r2 as u32) << 16 | (c2 as u32) << 8 | k as u32
         };
         let mut foci = [0u32; MAX_ORDER];
         let order = self.foci.len();
         if order == 2 {
-            let (a, b) = (code(&self.foci[0]), code(&self.foci[1]));
+            let (a, b) = (code(0), code(1));
             foci[0] = a.min(b);
             foci[1] = a.max(b);
         } else {
-            for (k, f) in self.foci.iter().enumerate() {
-                foci[k] = code(f);
+            for (k, f) in foci[..order].iter_mut().enumerate() {
+                *f = code(k);
             }
             foci[..order].sort_unstable();
         }
-        let unpack = |f: u32| ((f >> 16) as isize, (f >> 8 & 0xFF) as isize, f & 0xFF);
-        let (ar, ac, av) = unpack(foci[0]);
+        let unpack = |f: u32| {
+            (
+                (f >> 16) as isize,
+                (f >> 8 & 0xFF) as isize,
+                (f & 0xFF) as usize,
+            )
+        };
+        // A focus's order-1 index in the image: its value and its 3×3
+        // mask, turned like the whole pattern.
+        let order1_of = |k: usize| -> u16 {
+            self.foci[k].2 as u16 * 512 + MASK9_IMAGES[sym][self.focus_masks[k] as usize]
+        };
+        let (ar, ac, ak) = unpack(foci[0]);
         let mut slot_set = 0u32;
-        let mut values = (av as u128) << KEY_VALUES_SHIFT;
-        for (k, &f) in foci[..order].iter().enumerate().skip(1) {
-            let (r, c, v) = unpack(f);
+        let mut values = (self.foci[ak].2 as u128) << KEY_VALUES_SHIFT;
+        for (i, &f) in foci[..order].iter().enumerate().skip(1) {
+            let (r, c, k) = unpack(f);
             let (dr, dc) = (r - ar, c - ac);
             if dr > 3 || dc.abs() > 3 {
                 return Err(far_focus((r, c), (ar, ac)));
@@ -895,7 +1032,7 @@ impl CheckedRule {
             let slot = (dr * SLOT_COLS + dc + 3) as u32;
             debug_assert!((FIRST_SLOT..SLOTS).contains(&slot));
             slot_set |= 1 << slot;
-            values |= (v as u128) << (KEY_VALUES_SHIFT + 4 * k as u32);
+            values |= (self.foci[k].2 as u128) << (KEY_VALUES_SHIFT + 4 * i as u32);
         }
         // The frame bit of rule cell (r, c) is (r2 − ar + 1)·9 + c2 − ac + 4
         // = base + kr·r + kc·c: inside the frame for every cell of `U`.
@@ -907,7 +1044,6 @@ impl CheckedRule {
                 m | 1 << (base + kr * r as isize + kc * c as isize)
             })
         };
-        let closed = frame(&self.closed);
         let extras_start = extras.len();
         for &(r, c, cell) in &self.outside {
             let (r2, c2) = map(r, c);
@@ -918,15 +1054,13 @@ impl CheckedRule {
             });
         }
         extras[extras_start..].sort_unstable();
-        let key = if order == 1 {
-            // The anchor's 3×3 sits at frame rows 0..3, columns 3..6.
-            let mut mask9 = 0u128;
-            for k in 0..3 {
-                mask9 |= ((closed >> (k * FRAME_W + 3) & 7) as u128) << (3 * k);
+        let key = match order {
+            1 => order1_of(ak) as u128,
+            2 => {
+                let (_, _, bk) = unpack(foci[1]);
+                pair_key(order1_of(ak), slot_set.trailing_zeros(), order1_of(bk)) as u128
             }
-            av as u128 * 512 + mask9
-        } else {
-            closed as u128 | (slot_set as u128) << KEY_SLOTS_SHIFT | values
+            _ => frame(&self.closed) as u128 | (slot_set as u128) << KEY_SLOTS_SHIFT | values,
         };
         Ok(Image {
             key,
@@ -1043,9 +1177,10 @@ fn far_focus((r, c): (isize, isize), (ar, ac): (isize, isize)) -> String {
 }
 
 /// One orientation of a rule, ready to be stored.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Image {
-    /// Order 1: `value · 512 + mask9`; orders ≥ 2: the `u128` key.
+    /// Order 1: `value · 512 + mask9`; order 2: the [`pair_key`]; orders
+    /// ≥ 3: the `u128` key.
     key: u128,
     walls: u64,
     /// The conclusion as given (also for a forbidden rule, so that two
@@ -1077,17 +1212,31 @@ impl RuleIndex {
     /// matched approximately.
     pub fn from_rules(rules: &[Rule]) -> RuleIndex {
         // Each rule has at most 8 images; most rules of order ≥ 2 have 8.
-        let images_bound = rules.len() * 8;
+        // (Tables are sized from the rules of order 2 and above 2.)
+        let (mut pair_rules, mut higher_rules) = (0usize, 0usize);
+        for rule in rules {
+            match rule.order() {
+                2 => pair_rules += 1,
+                3.. => higher_rules += 1,
+                _ => {}
+            }
+        }
         let mut builder = Builder {
             entries1: EntryStore::default(),
+            entries2: EntryStore {
+                entries: Vec::with_capacity(pair_rules * 8),
+                ..EntryStore::default()
+            },
             entries: EntryStore {
-                entries: Vec::with_capacity(images_bound),
+                entries: Vec::with_capacity(higher_rules * 8),
+                keys: Vec::with_capacity(higher_rules * 8),
                 ..EntryStore::default()
             },
             extras: Vec::new(),
             order1: vec![NO_ENTRY; 9 * 512],
-            multi: KeyTable::with_capacity(images_bound),
-            filter: KeyFilter::new(images_bound),
+            pairs: PairTable::with_capacity(pair_rules * 8),
+            multi: KeyTable::with_capacity(higher_rules * 8),
+            filter: KeyFilter::new((pair_rules + higher_rules) * 8),
         };
         let mut rejected = Vec::new();
         let mut rules_by_order = vec![0usize; MAX_ORDER + 1];
@@ -1095,27 +1244,37 @@ impl RuleIndex {
         let mut classes: FocusClasses = [0; 81];
         let mut slots_by_order = vec![0u32; MAX_ORDER + 1];
         let mut next_short = vec![[0u32; SLOTS as usize + 1]; MAX_ORDER + 1];
+        let mut co_slots_above_2 = [0u32; SLOTS as usize];
         let mut next_long: Vec<HashMap<u32, u32>> = vec![HashMap::new(); MAX_ORDER + 1];
 
         let mut checked = CheckedRule::default();
         let mut image_extras: Vec<ExtraCell> = Vec::new();
         for (ri, rule) in rules.iter().enumerate() {
             image_extras.clear();
-            let mut images = [None::<Image>; 8];
+            let mut images = [Image::default(); 8];
             let mut count = 0;
+            // A bit per key hash among the images so far: most rules have 8
+            // distinct images, and a clear bit settles "new" at once.
+            let mut keys_seen = 0u64;
             let result = checked.check(rule).and_then(|()| {
                 for sym in 0..8 {
                     let image = checked.image(sym, &mut image_extras)?;
+                    let key_bit = 1u64
+                        << ((image.key as u64 ^ (image.key >> 64) as u64)
+                            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                            >> 58);
                     let extras_of =
                         |im: &Image| &image_extras[im.extras.0 as usize..][..im.extras.1 as usize];
-                    let seen = images[..count].iter().flatten().any(|old| {
-                        (old.key, old.walls, old.safe, old.mine, old.shape)
-                            == (image.key, image.walls, image.safe, image.mine, image.shape)
-                            && extras_of(old) == extras_of(&image)
-                    });
+                    let seen = keys_seen & key_bit != 0
+                        && images[..count].iter().any(|old| {
+                            (old.key, old.walls, old.safe, old.mine, old.shape)
+                                == (image.key, image.walls, image.safe, image.mine, image.shape)
+                                && extras_of(old) == extras_of(&image)
+                        });
                     if !seen {
-                        images[count] = Some(image);
+                        images[count] = image;
                         count += 1;
+                        keys_seen |= key_bit;
                     }
                 }
                 Ok(())
@@ -1130,8 +1289,16 @@ impl RuleIndex {
             for &(v, u) in &checked.focus_kinds {
                 classes[v as usize * 9 + u as usize] |= 1 << order;
             }
-            for image in images[..count].iter().flatten() {
+            for image in &images[..count] {
                 slots_by_order[order] |= image.slot_set;
+                if order >= 3 {
+                    let mut rest = image.slot_set;
+                    while rest != 0 {
+                        let s = rest.trailing_zeros();
+                        rest &= rest - 1;
+                        co_slots_above_2[s as usize] |= image.slot_set & !(1 << s);
+                    }
+                }
                 // Walk the slot set in increasing slot order, recording at
                 // each prefix which slot comes next.
                 let mut prefix = 0u32;
@@ -1158,15 +1325,18 @@ impl RuleIndex {
         let slots_above_2 = slots_by_order.iter().skip(3).fold(0, |a, &b| a | b);
         RuleIndex {
             entries1: builder.entries1,
+            entries2: builder.entries2,
             entries: builder.entries,
             extras: builder.extras,
             order1: builder.order1,
+            pairs: builder.pairs,
             multi: builder.multi,
             filter: builder.filter,
             next_short,
             next_long,
             slots_by_order,
             slots_above_2,
+            co_slots_above_2,
             classes,
             max_order,
             rules_by_order,
@@ -1201,7 +1371,7 @@ impl RuleIndex {
 
     /// Every entry with its tests.
     fn all_entries(&self) -> impl Iterator<Item = (Entry, Check)> + '_ {
-        [&self.entries1, &self.entries]
+        [&self.entries1, &self.entries2, &self.entries]
             .into_iter()
             .flat_map(|store| {
                 (0..store.entries.len() as u32)
@@ -1212,7 +1382,9 @@ impl RuleIndex {
     /// Sizes of the index.
     pub fn stats(&self) -> IndexStats {
         let heap_bytes = self.entries1.heap_bytes()
+            + self.entries2.heap_bytes()
             + self.entries.heap_bytes()
+            + self.pairs.slots.capacity() * std::mem::size_of::<u64>()
             + self.extras.capacity() * std::mem::size_of::<ExtraCell>()
             + self.order1.capacity() * std::mem::size_of::<u32>()
             + self.multi.slots.capacity() * std::mem::size_of::<u64>()
@@ -1225,9 +1397,11 @@ impl RuleIndex {
         IndexStats {
             rules_by_order: self.rules_by_order.clone(),
             images_by_order: self.images_by_order.clone(),
-            entries: self.entries1.entries.len() + self.entries.entries.len(),
+            entries: self.entries1.entries.len()
+                + self.entries2.entries.len()
+                + self.entries.entries.len(),
             forbidden_entries: self.all_entries().filter(|(e, _)| e.forbidden()).count(),
-            multi_keys: self.multi.len,
+            multi_keys: self.pairs.len + self.multi.len,
             order1_keys: self.order1.iter().filter(|&&h| h != NO_ENTRY).count(),
             checked_entries: self
                 .all_entries()
@@ -1348,6 +1522,10 @@ impl RuleIndex {
             grid,
             out,
             dirty_set: [u32::MAX; DIRTY_SET_LINES],
+            slot_deltas: std::array::from_fn(|s| {
+                let (dr, dc) = SLOT_OFFSETS[s];
+                (dr * grid.w as isize + dc) as usize
+            }),
         };
         let w = Divisor::new(grid.w as u32);
         match dirty {
@@ -1379,42 +1557,52 @@ impl RuleIndex {
 /// Stores images as entries: one chain per key, identical images merged.
 struct Builder {
     entries1: EntryStore,
+    entries2: EntryStore,
     entries: EntryStore,
     extras: Vec<ExtraCell>,
     order1: Vec<u32>,
+    pairs: PairTable,
     multi: KeyTable,
     filter: KeyFilter,
 }
 
 impl Builder {
     fn add(&mut self, order: usize, forbidden: bool, image: &Image, extras: &[ExtraCell]) {
-        let store = if order == 1 {
-            &mut self.entries1
-        } else {
-            &mut self.entries
+        let store = match order {
+            1 => &mut self.entries1,
+            2 => &mut self.entries2,
+            _ => &mut self.entries,
         };
         let new = store.entries.len() as u32;
-        let (key_lo, key_hi) = if order == 1 {
-            (0, 0)
-        } else {
-            (image.key as u64, (image.key >> 64) as u64)
-        };
-        let head = if order == 1 {
-            let slot = &mut self.order1[image.key as usize];
-            let head = *slot;
-            if head == NO_ENTRY {
-                *slot = new;
+        let mut key_of_new = None;
+        let head = match order {
+            1 => {
+                let slot = &mut self.order1[image.key as usize];
+                let head = *slot;
+                if head == NO_ENTRY {
+                    *slot = new;
+                }
+                head
             }
-            head
-        } else {
-            let hash = key_hash(key_lo, key_hi);
-            let found = self
-                .multi
-                .find_or_insert(hash, key_lo, key_hi, &store.entries, new);
-            if found.is_none() {
-                self.filter.insert(hash);
+            2 => {
+                let key = image.key as u32;
+                let hash = pair_hash(key);
+                let found = self.pairs.find_or_insert(hash, key, new);
+                if found.is_none() {
+                    self.filter.insert(hash);
+                }
+                found.unwrap_or(NO_ENTRY)
             }
-            found.unwrap_or(NO_ENTRY)
+            _ => {
+                let (lo, hi) = (image.key as u64, (image.key >> 64) as u64);
+                let hash = key_hash(lo, hi);
+                let found = self.multi.find_or_insert(hash, lo, hi, &store.keys, new);
+                if found.is_none() {
+                    self.filter.insert(hash);
+                }
+                key_of_new = Some((lo, hi));
+                found.unwrap_or(NO_ENTRY)
+            }
         };
         // Same key: look for an entry with the same walls and extra cells
         // (the order follows from the key) to merge with; otherwise append
@@ -1467,12 +1655,8 @@ impl Builder {
             );
             self.extras.extend_from_slice(extras);
         }
-        store.entries.push(Entry {
-            key_lo,
-            key_hi,
-            safe_meta,
-            mine,
-        });
+        store.entries.push(Entry { safe_meta, mine });
+        store.keys.extend(key_of_new);
     }
 }
 
@@ -1554,6 +1738,9 @@ impl Divisor {
     }
 }
 
+/// No slot is more than 3 rows below or 3 columns beside the anchor.
+const PAIR_REACH: usize = 3;
+
 /// Lines of [`Scan::dirty_set`].
 const DIRTY_SET_LINES: usize = 128;
 
@@ -1570,6 +1757,8 @@ struct Scan<'a, S> {
     /// not be examined from their other foci. (A dirty number evicted by
     /// another is merely examined twice.)
     dirty_set: [u32; DIRTY_SET_LINES],
+    /// Per slot: the index offset `dr · w + dc` on this board (wrapping).
+    slot_deltas: [usize; SLOTS as usize],
 }
 
 /// An anchor of orders ≥ 3 and the numbers at its slots.
@@ -1657,21 +1846,40 @@ impl<S: FocusSource> Scan<'_, S> {
         // (bit `32 + s`; a dirty anchor examines the pair in its own turn).
         let mut revealed = 0u64;
         let mut slots = self.index.slots_by_order[2];
-        while slots != 0 {
-            let s = slots.trailing_zeros();
-            slots &= slots - 1;
-            let (dr, dc) = SLOT_OFFSETS[s as usize];
-            let (rr, cc) = (r.wrapping_add(dr as usize), c.wrapping_add(dc as usize));
-            if rr < h && cc < w {
-                revealed |= (matches!(cells[rr * w + cc], Cell::Revealed(_)) as u64) << s;
-            }
-            if dirty {
-                let (ar, ac) = (r.wrapping_sub(dr as usize), c.wrapping_sub(dc as usize));
-                if ar < h && ac < w {
-                    let a = ar * w + ac;
+        let reach = PAIR_REACH;
+        if r >= reach && c >= reach && r + reach < h && c + reach < w {
+            // Every pair slot is on the board, both ways: index offsets.
+            let i = r * w + c;
+            while slots != 0 {
+                let s = slots.trailing_zeros();
+                slots &= slots - 1;
+                let delta = self.slot_deltas[s as usize];
+                let e = i.wrapping_add(delta);
+                revealed |= (matches!(cells[e], Cell::Revealed(_)) as u64) << s;
+                if dirty {
+                    let a = i.wrapping_sub(delta);
                     let fresh = matches!(cells[a], Cell::Revealed(_))
                         & (self.dirty_set[a % DIRTY_SET_LINES] != a as u32);
                     revealed |= (fresh as u64) << (32 + s);
+                }
+            }
+        } else {
+            while slots != 0 {
+                let s = slots.trailing_zeros();
+                slots &= slots - 1;
+                let (dr, dc) = SLOT_OFFSETS[s as usize];
+                let (rr, cc) = (r.wrapping_add(dr as usize), c.wrapping_add(dc as usize));
+                if rr < h && cc < w {
+                    revealed |= (matches!(cells[rr * w + cc], Cell::Revealed(_)) as u64) << s;
+                }
+                if dirty {
+                    let (ar, ac) = (r.wrapping_sub(dr as usize), c.wrapping_sub(dc as usize));
+                    if ar < h && ac < w {
+                        let a = ar * w + ac;
+                        let fresh = matches!(cells[a], Cell::Revealed(_))
+                            & (self.dirty_set[a % DIRTY_SET_LINES] != a as u32);
+                        revealed |= (fresh as u64) << (32 + s);
+                    }
                 }
             }
         }
@@ -1708,12 +1916,16 @@ impl<S: FocusSource> Scan<'_, S> {
         s: u32,
         fb: FocusInfo,
     ) -> Result<(), Contradiction> {
-        let closed = (fa.spread as u64) << ANCHOR_SHIFT | (fb.spread as u64) << slot_shift(s);
-        let key = closed as u128
-            | 1u128 << (KEY_SLOTS_SHIFT + s)
-            | (fa.value() as u128) << KEY_VALUES_SHIFT
-            | (fb.value() as u128) << (KEY_VALUES_SHIFT + 4);
-        self.lookup(key, r, c, 1 << s)
+        let key = pair_key(fa.order1, s, fb.order1);
+        let hash = pair_hash(key);
+        let index = self.index;
+        if !index.filter.may_contain(hash) {
+            return Ok(());
+        }
+        if let Some(head) = index.pairs.find(hash, key) {
+            self.apply_chain(&index.entries2, head, r, c, 1 << s)?;
+        }
+        Ok(())
     }
 
     /// Looks up a key of order ≥ 2 and applies what it holds.
@@ -1731,7 +1943,7 @@ impl<S: FocusSource> Scan<'_, S> {
         if !index.filter.may_contain(hash) {
             return Ok(());
         }
-        if let Some(head) = index.multi.find(hash, lo, hi, &index.entries.entries) {
+        if let Some(head) = index.multi.find(hash, lo, hi, &index.entries.keys) {
             self.apply_chain(&index.entries, head, r, c, slot_set)?;
         }
         Ok(())
@@ -1753,20 +1965,36 @@ impl<S: FocusSource> Scan<'_, S> {
             c,
             near: [NO_FOCUS; SLOTS as usize],
         };
-        // Numbers at the slots some rule of order ≥ 3 uses that can be a
-        // focus of such a rule.
-        let mut candidates = 0u32;
-        let mut slots = index.slots_above_2;
+        // The slots a placement may use: all of order ≥ 3, or with the
+        // dirty number at slot `s`, those sharing a slot set with `s`.
+        let wanted = match required {
+            Some(s) => index.co_slots_above_2[s as usize] | 1 << s,
+            None => index.slots_above_2,
+        };
+        // Which of them hold a revealed number, without a branch on the
+        // board's contents (as for pairs), then which of those can be a
+        // focus of a rule of order ≥ 3.
+        let (h, w) = (self.grid.h, self.grid.w);
+        let mut revealed = 0u32;
+        let mut slots = wanted;
         while slots != 0 {
             let s = slots.trailing_zeros();
             slots &= slots - 1;
-            let (dr, dc) = slot_offset(s);
-            if let Some((rr, cc)) = self.offset(r, c, dr, dc) {
-                let f = self.src.get(rr, cc);
-                if f.orders & ORDERS_ABOVE_2 != 0 {
-                    place.near[s as usize] = f;
-                    candidates |= 1 << s;
-                }
+            let (dr, dc) = SLOT_OFFSETS[s as usize];
+            let (rr, cc) = (r.wrapping_add(dr as usize), c.wrapping_add(dc as usize));
+            if rr < h && cc < w {
+                revealed |= (matches!(self.cells[rr * w + cc], Cell::Revealed(_)) as u32) << s;
+            }
+        }
+        let mut candidates = 0u32;
+        while revealed != 0 {
+            let s = revealed.trailing_zeros();
+            revealed &= revealed - 1;
+            let (dr, dc) = SLOT_OFFSETS[s as usize];
+            let f = self.src.get(r + dr as usize, c.wrapping_add(dc as usize));
+            if f.orders & ORDERS_ABOVE_2 != 0 {
+                place.near[s as usize] = f;
+                candidates |= 1 << s;
             }
         }
         let required_bit = required.map_or(0, |s| 1u32 << s);
@@ -2370,6 +2598,22 @@ mod tests {
                 .chain((0..2000u32).map(|k| k.wrapping_mul(2_654_435_761)));
             for n in samples {
                 assert_eq!(div.div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn mask9_images_turn_like_patterns() {
+        for (sym, images) in MASK9_IMAGES.iter().enumerate() {
+            for (mask, &image) in images.iter().enumerate() {
+                let cells = (0..9)
+                    .map(|b| if mask >> b & 1 == 1 { Closed } else { Open })
+                    .collect();
+                let turned = Pattern::new(3, 3, cells).transform(sym);
+                let expected = (0..9)
+                    .filter(|&b| turned.cells[b] == Closed)
+                    .fold(0u16, |m, b| m | 1 << b);
+                assert_eq!(image, expected, "sym {sym} mask {mask:09b}");
             }
         }
     }
