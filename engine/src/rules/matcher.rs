@@ -38,18 +38,24 @@
 //! matching a placement is: build the key from the board, one hash lookup,
 //! then the (usually absent) wall and extra-cell tests of the entries found.
 //!
-//! - An entry (one image, or identical images merged) is 32 bytes: the key
-//!   and the conclusion's safe and mine frame masks, the order and flags in
-//!   their spare high bits. The rare wall / extra-cell tests and further
-//!   entries under the same key (a chain, in the order the rules were
-//!   given) live in small side maps.
-//! - Order 1 has no slots and its key is `(value, 3×3 closed mask)`: a dense
-//!   table of `9 × 512` chain heads, no hashing.
-//! - Orders ≥ 2 share one open-addressing table of 8-byte slots (a 32-bit
-//!   tag of the key's hash and the entry, which holds the key), at most
-//!   two thirds full, guarded by a blocked Bloom filter (8 bits per key, two
-//!   bits in one word) on the same hash: most placements match no rule, and
-//!   the filter turns most of those away without touching the table.
+//! - An entry (one image, or identical images merged) is 16 bytes: the
+//!   conclusion's safe and mine frame masks, the order and flags in their
+//!   spare high bits. The rare wall / extra-cell tests and further entries
+//!   under the same key (a chain, in the order the rules were given) live
+//!   in small side maps. Orders 1, 2 and ≥ 3 have separate entry stores.
+//! - Order 1 has no slots and its key is `(value, 3×3 closed mask)`, the
+//!   *order-1 index* `value · 512 + mask9`: a dense table of `9 × 512`
+//!   chain heads, no hashing.
+//! - Order 2 (almost every rule of the default rulebase) has the same
+//!   information in 31 bits: both foci's order-1 indices and the slot (the
+//!   two 3×3 masks are exactly the closed mask of `U`). An open-addressing
+//!   table of 8-byte slots `key << 32 | entry`, at most two thirds full.
+//! - Orders ≥ 3 use the `u128` key, kept beside their entries; their
+//!   open-addressing table holds 8-byte slots `tag << 32 | entry` (a 32-bit
+//!   tag of the key's hash).
+//! - Both tables are guarded by one blocked Bloom filter (8 bits per key,
+//!   two bits in one word) on their hashes: most placements match no rule,
+//!   and the filter turns most of those away without touching a table.
 //! - Which slot sets occur is kept per order as a prefix tree
 //!   (`prefix → allowed next slots`; arrays for prefixes of 0 or 1 slot,
 //!   which is all of orders 2 and 3), so placements are enumerated only over
@@ -65,8 +71,9 @@
 //! [`RuleIndex::from_rules`] checks each rule once in its own orientation
 //! on bit masks of its pattern (the checks do not depend on the
 //! orientation), lists its few constrained cells, and maps just those cells
-//! through the 8 symmetries with one linear formula each — no pattern is
-//! copied, nothing is allocated per rule.
+//! through the 8 symmetries with one linear formula each (a focus's 3×3
+//! mask through a table) — no pattern is copied, nothing is allocated per
+//! rule. The tables are sized from the rule counts by order up front.
 //! Identical images of one rule (a symmetric rule) are stored once; images
 //! of different rules with the same key, walls and extra cells are merged
 //! into one entry (their conclusions are all sound, so is their union; a
@@ -729,7 +736,9 @@ impl fmt::Display for RejectedRule {
 /// placements it examines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum FociReading {
-    /// A table for full scans and long dirty lists, a small cache otherwise.
+    /// A table for full scans and dirty lists of half the board or more;
+    /// otherwise a small cache, or (an index of order 1 only, which reads
+    /// each dirty number once) live.
     #[default]
     Auto,
     /// Read every cell once into a table first (cost ∝ board size).
