@@ -554,20 +554,12 @@ mod tests {
     use super::*;
     use crate::rules::matcher::RuleIndex;
 
+    /// A board from a picture: `?` unknown, `*` known mine, `.` known
+    /// safe, digits revealed (the shared helper spells a mine `F`).
     fn board(rows: &[&str]) -> Board {
-        let h = rows.len();
-        let w = rows[0].len();
-        let cells = rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|ch| match ch {
-                '?' => Cell::Unknown,
-                '*' => Cell::Mine,
-                '.' => Cell::Safe,
-                d => Cell::Revealed(d.to_digit(10).expect("digit") as u8),
-            })
-            .collect();
-        Board::new(Grid::new(h, w), cells, None)
+        let rows: Vec<String> = rows.iter().map(|r| r.replace('*', "F")).collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        crate::board::board_from_picture(&rows, None)
     }
 
     fn proves(rule: &Rule, b: &Board, f: Forced) -> bool {

@@ -2205,21 +2205,12 @@ mod tests {
     use crate::rules::Pattern;
     use PatternCell::*;
 
+    /// A board from a picture: `?` unknown, `*` known mine, `.` known
+    /// safe, digits revealed (the shared helper spells a mine `F`).
     fn board(rows: &[&str]) -> Board {
-        // `?` unknown, `*` known mine, `.` known safe, digits revealed.
-        let h = rows.len();
-        let w = rows[0].len();
-        let cells = rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|ch| match ch {
-                '?' => Cell::Unknown,
-                '*' => Cell::Mine,
-                '.' => Cell::Safe,
-                d => Cell::Revealed(d.to_digit(10).expect("digit") as u8),
-            })
-            .collect();
-        Board::new(Grid::new(h, w), cells, None)
+        let rows: Vec<String> = rows.iter().map(|r| r.replace('*', "F")).collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        crate::board::board_from_picture(&rows, None)
     }
 
     /// `1 1` on a wall: the third cell under the second 1 is safe.
