@@ -69,16 +69,8 @@ fn check_analysis(board: &Board) -> Result<(), TestCaseError> {
 /// The same position with and without the total (the layout's total when
 /// the case has one).
 fn both_ways(case: &Case) -> Result<(), TestCaseError> {
-    let b = &case.board;
-    check_analysis(b)?;
-    let other = match b.total_mines() {
-        Some(_) => None,
-        None => case
-            .mines
-            .as_ref()
-            .map(|m| m.iter().filter(|&&x| x).count() as u32),
-    };
-    check_analysis(&Board::new(b.grid(), b.cells().to_vec(), other))
+    check_analysis(&case.board)?;
+    check_analysis(&case.other_total())
 }
 
 proptest! {

@@ -36,6 +36,22 @@ pub struct Case {
     pub mines: Option<Vec<bool>>,
 }
 
+impl Case {
+    /// The same board with the total toggled: without it if it has one,
+    /// else with the layout's total (`None` total when there is no layout).
+    pub fn other_total(&self) -> Board {
+        let b = &self.board;
+        let other = match b.total_mines() {
+            Some(_) => None,
+            None => self
+                .mines
+                .as_ref()
+                .map(|m| m.iter().filter(|&&x| x).count() as u32),
+        };
+        Board::new(b.grid(), b.cells().to_vec(), other)
+    }
+}
+
 fn number_of(grid: Grid, mines: &[bool], i: u32) -> u8 {
     grid.neighbours(i)
         .iter()

@@ -560,46 +560,44 @@ fn component_packings(
     let weight = |j: u32| side.weight(system.equation(j)) as u64;
     let len = |j: u32| system.equation(j).len as u64;
     let mut candidates = Vec::with_capacity(4);
-    // Largest weight first (ties: smaller set, then index).
-    let mut by_weight = positive.clone();
-    by_weight.sort_by(|&a, &b| {
-        weight(b)
-            .cmp(&weight(a))
-            .then(len(a).cmp(&len(b)))
-            .then(a.cmp(&b))
-    });
-    candidates.push(greedy_packing(
-        system,
-        &by_weight,
-        side,
-        &mut scratch.covered,
-    ));
-    // Densest first: weight per cell.
-    positive.sort_by(|&a, &b| {
-        (weight(b) * len(a))
-            .cmp(&(weight(a) * len(b)))
-            .then(weight(b).cmp(&weight(a)))
-            .then(a.cmp(&b))
-    });
-    candidates.push(greedy_packing(
-        system,
-        &positive,
-        side,
-        &mut scratch.covered,
-    ));
-    // Smallest set first: blocks the fewest others.
-    positive.sort_by(|&a, &b| {
-        len(a)
-            .cmp(&len(b))
-            .then(weight(b).cmp(&weight(a)))
-            .then(a.cmp(&b))
-    });
-    candidates.push(greedy_packing(
-        system,
-        &positive,
-        side,
-        &mut scratch.covered,
-    ));
+    // Three greedy orders, each tie-broken down to the index so the result
+    // is deterministic.
+    type Order<'a> = &'a dyn Fn(&u32, &u32) -> std::cmp::Ordering;
+    let orders: [Order; 3] = [
+        // Largest weight first (ties: smaller set).
+        &|&a, &b| {
+            weight(b)
+                .cmp(&weight(a))
+                .then(len(a).cmp(&len(b)))
+                .then(a.cmp(&b))
+        },
+        // Densest first: weight per cell.
+        &|&a, &b| {
+            (weight(b) * len(a))
+                .cmp(&(weight(a) * len(b)))
+                .then(weight(b).cmp(&weight(a)))
+                .then(a.cmp(&b))
+        },
+        // Smallest set first: blocks the fewest others.
+        &|&a, &b| {
+            len(a)
+                .cmp(&len(b))
+                .then(weight(b).cmp(&weight(a)))
+                .then(a.cmp(&b))
+        },
+    ];
+    for order in orders {
+        positive.sort_by(order);
+        candidates.push(greedy_packing(
+            system,
+            &positive,
+            side,
+            &mut scratch.covered,
+        ));
+    }
+    // The exact search below visits the numbers in the first order.
+    let mut by_weight = positive;
+    by_weight.sort_by(orders[0]);
 
     let mut value = candidates.iter().map(|p| p.value).max().unwrap_or(0);
     let mut best: Vec<Packing> = Vec::new();

@@ -532,18 +532,29 @@ struct KeyTable {
 
 const EMPTY_SLOT: u64 = u64::MAX;
 
+/// Slots for an open-addressing table of `keys` keys: load factor ≤ 2/3.
+fn table_slots(keys: usize) -> Vec<u64> {
+    vec![EMPTY_SLOT; keys + keys / 2 + 1]
+}
+
+/// First slot to probe in a table of `len` slots: the hash's high bits
+/// scaled to the table.
+#[inline]
+fn probe_start(len: usize, hash: u64) -> usize {
+    ((hash as u128 * len as u128) >> 64) as usize
+}
+
 impl KeyTable {
     fn with_capacity(keys: usize) -> KeyTable {
         KeyTable {
-            slots: vec![EMPTY_SLOT; keys + keys / 2 + 1],
+            slots: table_slots(keys),
             len: 0,
         }
     }
 
-    /// First slot to probe: the hash's high bits scaled to the table.
     #[inline]
     fn start(&self, hash: u64) -> usize {
-        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
+        probe_start(self.slots.len(), hash)
     }
 
     #[inline]
@@ -665,14 +676,14 @@ struct PairTable {
 impl PairTable {
     fn with_capacity(keys: usize) -> PairTable {
         PairTable {
-            slots: vec![EMPTY_SLOT; keys + keys / 2 + 1],
+            slots: table_slots(keys),
             len: 0,
         }
     }
 
     #[inline]
     fn start(&self, hash: u64) -> usize {
-        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
+        probe_start(self.slots.len(), hash)
     }
 
     /// The entry of pair key `key`.
