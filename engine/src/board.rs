@@ -201,6 +201,11 @@ pub struct Board {
     /// to date by [`Board::set`] so a number's equation is read in O(1).
     unknown_around: Vec<u8>,
     mines_around: Vec<u8>,
+    /// Per cell: bit `d` set when its neighbour in direction `d`
+    /// ([`crate::grid::DIRECTIONS`]) is `Unknown`. Kept by [`Board::set`]
+    /// like the counters, so the rule matcher reads a number's closed
+    /// neighbourhood in one load instead of eight.
+    closed_mask: Vec<u8>,
 }
 
 impl Board {
@@ -210,14 +215,23 @@ impl Board {
         let unknown = cells.iter().filter(|c| c.is_unknown()).count() as u32;
         let mut unknown_around = vec![0u8; cells.len()];
         let mut mines_around = vec![0u8; cells.len()];
+        let mut closed_mask = vec![0u8; cells.len()];
         for (i, c) in cells.iter().enumerate() {
-            let counter = match c {
-                Cell::Unknown => &mut unknown_around,
-                Cell::Mine => &mut mines_around,
-                _ => continue,
-            };
-            for &n in &grid.neighbours(i as u32) {
-                counter[n as usize] += 1;
+            let around = grid.neighbours_by_direction(i as u32);
+            for d in 0..8 {
+                if around.inside >> d & 1 == 0 {
+                    continue;
+                }
+                let n = around.cells[d] as usize;
+                match c {
+                    Cell::Unknown => {
+                        unknown_around[n] += 1;
+                        // `n` sees `i` in the opposite direction.
+                        closed_mask[n] |= 1 << (7 - d);
+                    }
+                    Cell::Mine => mines_around[n] += 1,
+                    _ => {}
+                }
             }
         }
         Board {
@@ -228,6 +242,30 @@ impl Board {
             unknown,
             unknown_around,
             mines_around,
+            closed_mask,
+        }
+    }
+
+    /// Every cell `Unknown`: [`Board::new`] without its per-neighbour
+    /// counting (each cell's counters are just its neighbourhood).
+    pub fn all_unknown(grid: Grid, total_mines: Option<u32>) -> Board {
+        let n = grid.len();
+        let mut unknown_around = Vec::with_capacity(n);
+        let mut closed_mask = Vec::with_capacity(n);
+        for i in 0..n as u32 {
+            let inside = grid.neighbours_by_direction(i).inside;
+            unknown_around.push(inside.count_ones() as u8);
+            closed_mask.push(inside);
+        }
+        Board {
+            grid,
+            cells: vec![Cell::Unknown; n],
+            total_mines,
+            known_mines: 0,
+            unknown: n as u32,
+            unknown_around,
+            mines_around: vec![0; n],
+            closed_mask,
         }
     }
 
@@ -298,12 +336,26 @@ impl Board {
         }
         self.cells[i as usize] = c;
         if was != now {
-            for &n in &self.grid.neighbours(i) {
-                let n = n as usize;
+            let around = self.grid.neighbours_by_direction(i);
+            for d in 0..8 {
+                if around.inside >> d & 1 == 0 {
+                    continue;
+                }
+                let n = around.cells[d] as usize;
                 self.unknown_around[n] = self.unknown_around[n] + now.0 as u8 - was.0 as u8;
                 self.mines_around[n] = self.mines_around[n] + now.1 as u8 - was.1 as u8;
+                // `n` sees `i` in the opposite direction, `7 − d`.
+                let bit = 1u8 << (7 - d);
+                self.closed_mask[n] = self.closed_mask[n] & !bit | if now.0 { bit } else { 0 };
             }
         }
+    }
+
+    /// Which neighbours of `i` are `Unknown`: bit `d` for direction `d`
+    /// ([`crate::grid::DIRECTIONS`]), in O(1).
+    #[inline]
+    pub fn closed_mask(&self, i: u32) -> u8 {
+        self.closed_mask[i as usize]
     }
 
     /// For a revealed number at `i`: its effective value (number minus known
@@ -396,6 +448,17 @@ impl fmt::Display for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_unknown_is_new_with_every_cell_unknown() {
+        for (h, w) in [(1, 1), (1, 4), (3, 1), (4, 6), (16, 30)] {
+            let grid = Grid::new(h, w);
+            assert_eq!(
+                Board::all_unknown(grid, Some(3)),
+                Board::new(grid, vec![Cell::Unknown; h * w], Some(3))
+            );
+        }
+    }
 
     /// The O(1) counters agree with a recount after any sequence of sets.
     #[test]

@@ -9,6 +9,42 @@
 pub struct Grid {
     pub h: usize,
     pub w: usize,
+    /// `⌈2^64 / w⌉` (0 for `w ≤ 1`): [`Grid::rc`] divides by `w` with one
+    /// multiplication — it runs for every neighbourhood the solver walks,
+    /// and a hardware division costs several times more. Exact for every
+    /// `n < 2^32`: `n · (m·w − 2^64) < 2^32 · w ≤ 2^64` keeps the error of
+    /// `n · m / 2^64` below `1/w`. Derived from `w`, so comparing and
+    /// hashing it changes nothing.
+    w_inverse: u64,
+}
+
+/// Neighbour directions, numbered row-major around the centre:
+///
+/// ```text
+/// 0 1 2
+/// 3 · 4
+/// 5 6 7
+/// ```
+///
+/// The cell in direction `d` of `i` sees `i` in direction `7 − d`.
+pub const DIRECTIONS: [(isize, isize); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+/// The eight neighbours of a cell by direction ([`DIRECTIONS`]), with a bit
+/// mask of the directions that lie inside the grid (entries of the others
+/// are meaningless).
+#[derive(Clone, Copy, Debug)]
+pub struct NeighboursByDirection {
+    pub cells: [u32; 8],
+    pub inside: u8,
 }
 
 /// Up to eight neighbour indices, on the stack.
@@ -36,7 +72,8 @@ impl<'a> IntoIterator for &'a Neighbours {
 
 impl Grid {
     pub fn new(h: usize, w: usize) -> Grid {
-        Grid { h, w }
+        let w_inverse = if w <= 1 { 0 } else { u64::MAX / w as u64 + 1 };
+        Grid { h, w, w_inverse }
     }
 
     /// Number of cells.
@@ -59,8 +96,12 @@ impl Grid {
     /// `(row, col)` of a cell index.
     #[inline]
     pub fn rc(&self, i: u32) -> (usize, usize) {
-        let i = i as usize;
-        (i / self.w, i % self.w)
+        let row = if self.w <= 1 {
+            i as usize
+        } else {
+            ((i as u128 * self.w_inverse as u128) >> 64) as usize
+        };
+        (row, i as usize - row * self.w)
     }
 
     /// The cell at `(row + dr, col + dc)`, or `None` outside the grid.
@@ -115,6 +156,38 @@ impl Grid {
         Neighbours { buf, len }
     }
 
+    /// The neighbours of `i` by direction: what [`Grid::neighbours`] lists,
+    /// each at its [`DIRECTIONS`] index.
+    #[inline]
+    pub fn neighbours_by_direction(&self, i: u32) -> NeighboursByDirection {
+        let (r, c) = self.rc(i);
+        let w = self.w as u32;
+        // Wrapping: entries outside the grid are garbage, masked by `inside`.
+        let cells = [
+            i.wrapping_sub(w + 1),
+            i.wrapping_sub(w),
+            i.wrapping_sub(w).wrapping_add(1),
+            i.wrapping_sub(1),
+            i.wrapping_add(1),
+            i.wrapping_add(w - 1),
+            i.wrapping_add(w),
+            i.wrapping_add(w + 1),
+        ];
+        let up = r > 0;
+        let down = r + 1 < self.h;
+        let left = c > 0;
+        let right = c + 1 < self.w;
+        let inside = (up && left) as u8
+            | (up as u8) << 1
+            | ((up && right) as u8) << 2
+            | (left as u8) << 3
+            | (right as u8) << 4
+            | ((down && left) as u8) << 5
+            | (down as u8) << 6
+            | ((down && right) as u8) << 7;
+        NeighboursByDirection { cells, inside }
+    }
+
     /// Chebyshev distance between two cells.
     #[inline]
     pub fn distance(&self, a: u32, b: u32) -> usize {
@@ -137,6 +210,47 @@ mod tests {
         assert_eq!(&*g.neighbours(11), &[6, 7, 10]);
         let one = Grid::new(1, 1);
         assert!(one.neighbours(0).is_empty());
+    }
+
+    #[test]
+    fn neighbours_by_direction_agree_with_the_list() {
+        for (h, w) in [(1, 1), (1, 5), (4, 1), (3, 4), (6, 7)] {
+            let g = Grid::new(h, w);
+            for i in 0..g.len() as u32 {
+                let by_dir = g.neighbours_by_direction(i);
+                let (r, c) = g.rc(i);
+                let mut listed = Vec::new();
+                for (d, (dr, dc)) in DIRECTIONS.into_iter().enumerate() {
+                    let expect = g.offset(i, dr, dc);
+                    assert_eq!(by_dir.inside >> d & 1 == 1, expect.is_some(), "{h}x{w} ({r},{c}) d{d}");
+                    if let Some(n) = expect {
+                        assert_eq!(by_dir.cells[d], n);
+                        listed.push(n);
+                    }
+                }
+                assert_eq!(&*g.neighbours(i), &listed[..]);
+            }
+        }
+    }
+
+    #[test]
+    fn row_and_column_by_multiplication_are_exact() {
+        for w in [1usize, 2, 3, 7, 16, 30, 1000, 65_535, 1 << 20] {
+            let g = Grid::new(usize::MAX / w.max(1), w);
+            for i in [0u32, 1, 2, w as u32 - 1, w as u32, 12_345, u32::MAX / 3, u32::MAX - 1, u32::MAX] {
+                assert_eq!(g.rc(i), (i as usize / w, i as usize % w), "w {w} i {i}");
+            }
+        }
+        let mut x = 0x9e37_79b9u32;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let w = (x % 5000 + 1) as usize;
+            let g = Grid::new(1, w);
+            let i = x.rotate_left(7);
+            assert_eq!(g.rc(i), (i as usize / w, i as usize % w), "w {w} i {i}");
+        }
     }
 
     #[test]

@@ -262,9 +262,23 @@ pub struct Solver<'t> {
     /// the log past its cursor. One push per change serves every layer.
     changes: Vec<u32>,
     cursor: Vec<usize>,
-    /// Dedupe stamps for [`Solver::take_dirty`].
+    /// Log positions dropped from the front of `changes` so far: position
+    /// `p` of the log is `changes[p - dropped]`.
+    dropped: u64,
+    /// The furthest any layer has read: every layer reads every log entry
+    /// at or past this position.
+    read_to: u64,
+    /// Per cell: 1 + the log position of its latest entry (0: none). A
+    /// number already logged at or past `read_to` is not logged again —
+    /// every layer will see that entry — so a flood fill that touches a
+    /// number from eight sides logs it once.
+    logged_at: Vec<u64>,
+    /// Dedupe stamps for [`Solver::take_dirty`] (a lagging layer's part of
+    /// the log can still name a number several times).
     seen: Vec<u32>,
     stamp: u32,
+    /// Scratch for [`Solver::apply_all`]: the cells one deduction changed.
+    changed: Vec<u32>,
     /// Per global method (linked cells 2, hypotheses): board changed since
     /// its last failed attempt.
     stale: [bool; 2],
@@ -299,8 +313,12 @@ impl<'t> Solver<'t> {
             layers,
             changes: Vec::new(),
             cursor: vec![0; FIRST_RULE_SLOT + layers.rules.map_or(0, |r| r.tiers.len())],
+            dropped: 0,
+            read_to: 0,
+            logged_at: vec![0; n],
             seen: vec![0; n],
             stamp: 0,
+            changed: Vec::new(),
             stale: [true, true],
             by_source: BySource::default(),
             log: Vec::new(),
@@ -324,9 +342,14 @@ impl<'t> Solver<'t> {
         &self.log
     }
 
+    /// Logs the revealed number `i` as changed, unless an entry every
+    /// layer has still to read already names it.
     #[inline]
     fn mark_dirty_number(&mut self, i: u32) {
-        self.changes.push(i);
+        if self.logged_at[i as usize] <= self.read_to {
+            self.logged_at[i as usize] = self.dropped + self.changes.len() as u64 + 1;
+            self.changes.push(i);
+        }
     }
 
     /// Whether layer `k` has changed numbers to look at.
@@ -341,8 +364,10 @@ impl<'t> Solver<'t> {
         if matches!(self.board.cell(c), Cell::Revealed(_)) {
             self.mark_dirty_number(c);
         }
-        for &n in &self.board.grid().neighbours(c) {
-            if matches!(self.board.cell(n), Cell::Revealed(_)) {
+        let around = self.board.grid().neighbours_by_direction(c);
+        for d in 0..8 {
+            let n = around.cells[d];
+            if around.inside >> d & 1 == 1 && matches!(self.board.cell(n), Cell::Revealed(_)) {
                 self.mark_dirty_number(n);
             }
         }
@@ -392,10 +417,12 @@ impl<'t> Solver<'t> {
             }
         }
         self.cursor[k] = self.changes.len();
+        self.read_to = self.dropped + self.changes.len() as u64;
         // Drop the log's prefix every layer has read, so it stays short.
         let done = *self.cursor.iter().min().expect("at least two layers");
         if done >= 1024 && done * 2 >= self.changes.len() {
             self.changes.drain(..done);
+            self.dropped += done as u64;
             for c in &mut self.cursor {
                 *c -= done;
             }
@@ -411,7 +438,7 @@ impl<'t> Solver<'t> {
         found: &[(Forced, Source)],
         mut observer: Option<&mut Observer<'_>>,
     ) -> Result<u64, SolveError> {
-        let mut changed = Vec::new();
+        let mut changed = std::mem::take(&mut self.changed);
         let mut applied = 0;
         for &(f, source) in found {
             if !self.board.cell(f.cell).is_unknown() {
@@ -433,6 +460,7 @@ impl<'t> Solver<'t> {
                 self.note_changed(c);
             }
         }
+        self.changed = changed;
         Ok(applied)
     }
 
@@ -583,7 +611,7 @@ pub struct SolveOutcome {
 /// game.
 pub fn starting_board(field: &Field) -> (Board, usize) {
     let n = field.grid.len();
-    let mut board = Board::new(field.grid, vec![Cell::Unknown; n], Some(field.total_mines));
+    let mut board = Board::all_unknown(field.grid, Some(field.total_mines));
     let mut opener = OpenFromTruth {
         field,
         revealed: 0,

@@ -199,70 +199,68 @@ const ORDERS_ABOVE_2: u16 = !0b111;
 /// of (see [`FocusInfo::orders`]).
 type FocusClasses = [u16; 81];
 
-/// Reads cell `(r, c)` (inside the grid) as a focus: at most 9 reads of the
-/// board, 1 for a cell that is not revealed.
+/// Per closed-neighbour mask of [`Board::closed_mask`] (bit `d` for
+/// direction `d` of [`crate::grid::DIRECTIONS`]): the same cells as a
+/// "spread" mask (row stride [`FRAME_W`], the number at bit
+/// `FRAME_W + 1`).
+const SPREAD_OF_CLOSED: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut d = 0;
+        while d < 8 {
+            if m >> d & 1 == 1 {
+                let (dr, dc) = crate::grid::DIRECTIONS[d];
+                t[m] |= 1 << ((dr + 1) as usize * FRAME_W + (dc + 1) as usize);
+            }
+            d += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Per closed-neighbour mask: the same cells as a row-major 3×3 mask
+/// (bit `3·row + col`, the number at bit 4), the order-1 key's mask.
+const MASK9_OF_CLOSED: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut d = 0;
+        while d < 8 {
+            if m >> d & 1 == 1 {
+                let (dr, dc) = crate::grid::DIRECTIONS[d];
+                t[m] |= 1 << ((dr + 1) as usize * 3 + (dc + 1) as usize);
+            }
+            d += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Reads cell `(r, c)` (inside the grid) as a focus: two reads of the
+/// board's kept state (the cell, then its counters and closed mask).
 #[inline]
 fn focus_info(board: &Board, classes: &FocusClasses, r: usize, c: usize) -> FocusInfo {
-    let grid = board.grid();
-    let cells = board.cells();
-    let i = r * grid.w + c;
-    let Cell::Revealed(n) = cells[i] else {
-        return NO_FOCUS;
-    };
+    let i = (r * board.grid().w + c) as u32;
     // The board keeps every number's (effective value, unknown neighbours)
-    // up to date: a number that cannot be a focus of any indexed order is
-    // turned away before reading its neighbourhood.
-    let (effective, unknown) = board.effective(i as u32).expect("a revealed number");
-    if !(0..=8).contains(&effective) || classes[effective as usize * 9 + unknown as usize] == 0 {
+    // and closed-neighbour mask up to date: a number that cannot be a
+    // focus of any indexed order is turned away at once.
+    let Some((effective, unknown)) = board.effective(i) else {
         return NO_FOCUS;
-    }
-    let mut mines = 0i32;
-    let mut spread = 0u32;
-    // Branch-free: which neighbours are mines or unknown is as good as
-    // random.
-    let mut look = |cell: Cell, bit: u32| {
-        mines += (cell == Cell::Mine) as i32;
-        spread |= ((cell == Cell::Unknown) as u32) << bit;
     };
-    if r >= 1 && c >= 1 && r + 1 < grid.h && c + 1 < grid.w {
-        // Away from the border all 8 neighbours exist: three rows of three.
-        let w = grid.w;
-        for (k, row) in [i - w - 1, i - 1, i + w - 1].into_iter().enumerate() {
-            let row = &cells[row..row + 3];
-            let bit = (k * FRAME_W) as u32;
-            look(row[0], bit);
-            if k != 1 {
-                look(row[1], bit + 1);
-            }
-            look(row[2], bit + 2);
-        }
-    } else {
-        for k in 0..3usize {
-            let rr = (r + k).wrapping_sub(1);
-            if rr >= grid.h {
-                continue;
-            }
-            for j in 0..3usize {
-                let cc = (c + j).wrapping_sub(1);
-                if cc >= grid.w || (k == 1 && j == 1) {
-                    continue;
-                }
-                look(cells[rr * grid.w + cc], (k * FRAME_W + j) as u32);
-            }
-        }
-    }
-    let effective = n as i32 - mines;
     if !(0..=8).contains(&effective) {
         return NO_FOCUS;
     }
-    let orders = classes[effective as usize * 9 + spread.count_ones() as usize];
+    let orders = classes[effective as usize * 9 + unknown as usize];
     if orders == 0 {
         return NO_FOCUS;
     }
-    let mask9 = (spread & 7) | (spread >> FRAME_W & 7) << 3 | (spread >> (2 * FRAME_W) & 7) << 6;
+    let closed = board.closed_mask(i) as usize;
     FocusInfo {
-        spread,
-        order1: (effective as u32 * 512 + mask9) as u16,
+        spread: SPREAD_OF_CLOSED[closed],
+        order1: (effective as u32 * 512 + MASK9_OF_CLOSED[closed] as u32) as u16,
         orders,
     }
 }
