@@ -1032,6 +1032,15 @@ fn learned_supports_are_irreducible() {
 // Ways of reading the numbers, and split indexes
 // ---------------------------------------------------------------------------
 
+/// The committed default rulebase (orders 1–2, no walls).
+fn default_rulebase() -> &'static Rulebase {
+    static RB: OnceLock<Rulebase> = OnceLock::new();
+    RB.get_or_init(|| {
+        Rulebase::from_bytes(include_bytes!("../rules/default.rules"))
+            .expect("rules/default.rules loads (tests/default_rulebase.rs says why not)")
+    })
+}
+
 /// The full rulebase as two indexes, order 1 and orders ≥ 2 (the solver may
 /// try them in turn).
 fn split_indexes() -> &'static (RuleIndex, RuleIndex) {
@@ -1074,6 +1083,55 @@ proptest! {
                 index.find_with(&s.board, list, reading, &mut got).unwrap();
                 prop_assert_eq!(&got, &expected, "{:?}, dirty: {}", reading, list.is_some());
             }
+        }
+    }
+
+    /// An index of order-1 rules alone answers a dirty list from a flat
+    /// table (`FociReading::Auto`): on arbitrary boards — inconsistent
+    /// numbers, negative effective values, forbidden combinations included
+    /// — it gives exactly what the generic scan gives, the same cells or the
+    /// same contradiction. Also for order-1 rules with wall tests, which the
+    /// table cannot hold (the generic scan then runs).
+    #[test]
+    fn flattened_order1_agrees_with_the_generic_scan(
+        h in 1usize..12, w in 1usize..12, seed in any::<u64>(), share in 1u32..100,
+    ) {
+        let grid = Grid::new(h, w);
+        let mut rng = Rng(seed);
+        let cells: Vec<Cell> = (0..grid.len())
+            .map(|_| {
+                if rng.chance(45) {
+                    Cell::Unknown
+                } else if rng.chance(15) {
+                    Cell::Mine
+                } else if rng.chance(10) {
+                    Cell::Safe
+                } else {
+                    Cell::Revealed((rng.next() % 9) as u8)
+                }
+            })
+            .collect();
+        let board = Board::new(grid, cells, None);
+        let mut dirty: Vec<u32> = (0..grid.len() as u32).filter(|_| rng.chance(share)).collect();
+        dirty.push(grid.len() as u32 + 3);
+        let order1_of = |rb: &Rulebase| -> RuleIndex {
+            let rules: Vec<Rule> = rb.rules.iter().filter(|r| r.order() == 1).cloned().collect();
+            RuleIndex::from_rules(&rules)
+        };
+        // The default rulebase's order-1 rules (reduced to have no walls)
+        // are flattened; the wall skeletons' are not.
+        let default = order1_of(default_rulebase());
+        prop_assert!(default.stats().order1_flattened);
+        let walls = order1_of(&wall_rulebase().0);
+        prop_assert!(!walls.stats().order1_flattened);
+        for index in [&default, &walls] {
+            prop_assert_eq!(index.max_order(), 1);
+            let mut flat = Vec::new();
+            let flat_result = index.find_with(&board, Some(&dirty), FociReading::Auto, &mut flat);
+            let mut live = Vec::new();
+            let live_result = index.find_with(&board, Some(&dirty), FociReading::Live, &mut live);
+            prop_assert_eq!(&flat_result, &live_result);
+            prop_assert_eq!(&flat, &live);
         }
     }
 

@@ -222,7 +222,11 @@ mod tests {
                 let mut listed = Vec::new();
                 for (d, (dr, dc)) in DIRECTIONS.into_iter().enumerate() {
                     let expect = g.offset(i, dr, dc);
-                    assert_eq!(by_dir.inside >> d & 1 == 1, expect.is_some(), "{h}x{w} ({r},{c}) d{d}");
+                    assert_eq!(
+                        by_dir.inside >> d & 1 == 1,
+                        expect.is_some(),
+                        "{h}x{w} ({r},{c}) d{d}"
+                    );
                     if let Some(n) = expect {
                         assert_eq!(by_dir.cells[d], n);
                         listed.push(n);
@@ -237,7 +241,17 @@ mod tests {
     fn row_and_column_by_multiplication_are_exact() {
         for w in [1usize, 2, 3, 7, 16, 30, 1000, 65_535, 1 << 20] {
             let g = Grid::new(usize::MAX / w.max(1), w);
-            for i in [0u32, 1, 2, w as u32 - 1, w as u32, 12_345, u32::MAX / 3, u32::MAX - 1, u32::MAX] {
+            for i in [
+                0u32,
+                1,
+                2,
+                w as u32 - 1,
+                w as u32,
+                12_345,
+                u32::MAX / 3,
+                u32::MAX - 1,
+                u32::MAX,
+            ] {
                 assert_eq!(g.rc(i), (i as usize / w, i as usize % w), "w {w} i {i}");
             }
         }

@@ -239,6 +239,24 @@ const MASK9_OF_CLOSED: [u16; 256] = {
     t
 };
 
+/// What the order-1 rules conclude around a number with a given effective
+/// value and closed-neighbour mask: the directions ([`crate::grid::DIRECTIONS`])
+/// proven safe and proven mine, or a forbidden combination.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Order1Outcome {
+    safe: u8,
+    mine: u8,
+    forbidden: bool,
+}
+
+impl Order1Outcome {
+    const NOTHING: Order1Outcome = Order1Outcome {
+        safe: 0,
+        mine: 0,
+        forbidden: false,
+    };
+}
+
 /// Reads cell `(r, c)` (inside the grid) as a focus: two reads of the
 /// board's kept state (the cell, then its counters and closed mask).
 #[inline]
@@ -779,6 +797,10 @@ pub struct IndexStats {
     pub checked_entries: usize,
     /// Rules that could not be indexed.
     pub rejected: usize,
+    /// The order-1 rules are also held as one flat table (see
+    /// `RuleIndex::order1_outcomes`): false when some order-1 rule has a
+    /// wall or extra-cell test, or there are none.
+    pub order1_flattened: bool,
     /// Approximate heap size in bytes.
     pub heap_bytes: usize,
 }
@@ -795,6 +817,13 @@ pub struct RuleIndex {
     extras: Vec<ExtraCell>,
     /// Order 1: `value · 512 + mask9` → chain head in `entries1`.
     order1: Vec<u32>,
+    /// Order 1 again, flattened for the solver's most frequent call (a
+    /// tier of order-1 rules over a dirty list): per `value · 256 +`
+    /// [`Board::closed_mask`], the union of the conclusions of every entry
+    /// under that key as direction masks ([`Order1Outcome`]). Empty when
+    /// some order-1 entry has wall or extra-cell tests or concludes a cell
+    /// outside its 3×3 (then the generic scan runs).
+    order1_outcomes: Vec<Order1Outcome>,
     /// Order 2: pair key → first entry in `entries2`, hashed with
     /// [`pair_hash`].
     pairs: PairTable,
@@ -1346,6 +1375,7 @@ impl RuleIndex {
             entries2: builder.entries2,
             entries: builder.entries,
             extras: builder.extras,
+            order1_outcomes: Vec::new(),
             order1: builder.order1,
             pairs: builder.pairs,
             multi: builder.multi,
@@ -1361,6 +1391,59 @@ impl RuleIndex {
             images_by_order,
             rejected,
         }
+        .with_order1_outcomes()
+    }
+
+    /// Fills [`RuleIndex::order1_outcomes`] from the order-1 chains, when
+    /// every order-1 entry can be flattened.
+    fn with_order1_outcomes(mut self) -> RuleIndex {
+        self.order1_outcomes = self.flatten_order1().unwrap_or_default();
+        self
+    }
+
+    fn flatten_order1(&self) -> Option<Vec<Order1Outcome>> {
+        if self.rules_by_order.get(1).copied().unwrap_or(0) == 0 {
+            return None;
+        }
+        // Frame bit of the neighbour in each direction.
+        let frame_bit = |d: usize| {
+            let (dr, dc) = crate::grid::DIRECTIONS[d];
+            (ANCHOR_FRAME_ROW + dr) as u32 * FRAME_W as u32 + (ANCHOR_FRAME_COL + dc) as u32
+        };
+        let to_directions = |frame: u64| -> Option<u8> {
+            let mut dirs = 0u8;
+            let mut covered = 0u64;
+            for d in 0..8 {
+                let bit = 1u64 << frame_bit(d);
+                covered |= bit;
+                if frame & bit != 0 {
+                    dirs |= 1 << d;
+                }
+            }
+            (frame & !covered == 0).then_some(dirs)
+        };
+        let mut out = vec![Order1Outcome::NOTHING; 9 * 256];
+        for value in 0..=8usize {
+            for closed in 0..256usize {
+                let key = value * 512 + MASK9_OF_CLOSED[closed] as usize;
+                let mut at = Some(self.order1[key]).filter(|&h| h != NO_ENTRY);
+                let mut o = Order1Outcome::NOTHING;
+                while let Some(e) = at {
+                    let entry = self.entries1.entries[e as usize];
+                    if entry.safe_meta & META_CHECKED != 0 {
+                        return None;
+                    }
+                    if entry.forbidden() {
+                        o.forbidden = true;
+                    }
+                    o.safe |= to_directions(entry.safe())?;
+                    o.mine |= to_directions(entry.mine)?;
+                    at = self.entries1.next(e);
+                }
+                out[value * 256 + closed] = o;
+            }
+        }
+        Some(out)
     }
 
     /// Number of rules indexed.
@@ -1405,6 +1488,7 @@ impl RuleIndex {
             + self.pairs.slots.capacity() * std::mem::size_of::<u64>()
             + self.extras.capacity() * std::mem::size_of::<ExtraCell>()
             + self.order1.capacity() * std::mem::size_of::<u32>()
+            + self.order1_outcomes.capacity() * std::mem::size_of::<Order1Outcome>()
             + self.multi.slots.capacity() * std::mem::size_of::<u64>()
             + self.filter.words.len() * 8
             + self
@@ -1426,6 +1510,7 @@ impl RuleIndex {
                 .filter(|(_, check)| *check != NO_CHECK)
                 .count(),
             rejected: self.rejected.len(),
+            order1_flattened: !self.order1_outcomes.is_empty(),
             heap_bytes,
         }
     }
@@ -1463,13 +1548,75 @@ impl RuleIndex {
         out: &mut Vec<(Forced, u8)>,
     ) -> Result<(), Contradiction> {
         let start = out.len();
-        let result = self
-            .scan(board, dirty, reading, out)
-            .and_then(|()| finish(out, start));
+        let result = match (dirty, reading) {
+            (Some(list), FociReading::Auto)
+                if self.max_order == 1 && !self.order1_outcomes.is_empty() =>
+            {
+                self.order1_dirty(board, list, out)
+            }
+            _ => self.scan(board, dirty, reading, out),
+        }
+        .and_then(|()| finish(out, start));
         if result.is_err() {
             out.truncate(start);
         }
         result
+    }
+
+    /// An index of order-1 rules only, over a dirty list: each dirty number
+    /// is one lookup of its effective value and closed-neighbour mask
+    /// (both kept by the board) in [`RuleIndex::order1_outcomes`]. Finds
+    /// exactly what the generic scan finds (tested against it).
+    fn order1_dirty(
+        &self,
+        board: &Board,
+        list: &[u32],
+        out: &mut Vec<(Forced, u8)>,
+    ) -> Result<(), Contradiction> {
+        let grid = board.grid();
+        for &i in list {
+            if i as usize >= grid.len() {
+                continue;
+            }
+            // Not a revealed number, or an effective value no `Number(v)`
+            // matches: not a focus.
+            let Some((effective, _)) = board.effective(i) else {
+                continue;
+            };
+            if !(0..=8).contains(&effective) {
+                continue;
+            }
+            let o = self.order1_outcomes[effective as usize * 256 + board.closed_mask(i) as usize];
+            if o == Order1Outcome::NOTHING {
+                continue;
+            }
+            if o.forbidden {
+                // As in `Scan::apply`: the number shows a combination no
+                // layout satisfies (proven when the rule was made).
+                return Err(Contradiction::new(
+                    vec![i],
+                    "a forbidden combination of order 1 matches",
+                ));
+            }
+            // A sound order-1 rule matched: the number has exactly the
+            // pattern's value and closed neighbours, so every layout puts
+            // no mine (all mines) on the concluded neighbours.
+            let around = grid.neighbours_by_direction(i);
+            for (mut dirs, value) in [(o.safe, Value::Safe), (o.mine, Value::Mine)] {
+                while dirs != 0 {
+                    let d = dirs.trailing_zeros() as usize;
+                    dirs &= dirs - 1;
+                    out.push((
+                        Forced {
+                            cell: around.cells[d],
+                            value,
+                        },
+                        1,
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn scan(
