@@ -197,15 +197,29 @@ pub struct Board {
     total_mines: Option<u32>,
     known_mines: u32,
     unknown: u32,
-    /// Per cell: how many of its neighbours are `Unknown` / `Mine`, kept up
-    /// to date by [`Board::set`] so a number's equation is read in O(1).
-    unknown_around: Vec<u8>,
-    mines_around: Vec<u8>,
-    /// Per cell: bit `d` set when its neighbour in direction `d`
-    /// ([`crate::grid::DIRECTIONS`]) is `Unknown`. Kept by [`Board::set`]
-    /// like the counters, so the rule matcher reads a number's closed
-    /// neighbourhood in one load instead of eight.
-    closed_mask: Vec<u8>,
+    /// Per cell, what surrounds it, kept up to date by [`Board::set`] so a
+    /// number's equation is read in O(1), packed in one word
+    /// ([`Around`]): how many neighbours are `Unknown` (byte 0) and `Mine`
+    /// (byte 1), and which are `Unknown` (byte 2: bit `d` for direction
+    /// `d` of [`crate::grid::DIRECTIONS`] — the rule matcher reads a
+    /// number's closed neighbourhood in one load instead of eight). One
+    /// word per cell makes a neighbour's update a single addition: the
+    /// fields never carry into each other (counts stay in `0..=8`, a mask
+    /// bit is added only when clear and subtracted only when set).
+    around: Vec<u32>,
+}
+
+/// Fields of [`Board::around`].
+struct Around;
+
+impl Around {
+    const UNKNOWN: u32 = 1;
+    const MINE: u32 = 1 << 8;
+    /// The mask bit for direction `d`.
+    #[inline]
+    const fn closed(d: usize) -> u32 {
+        1 << (16 + d)
+    }
 }
 
 impl Board {
@@ -213,23 +227,18 @@ impl Board {
         assert_eq!(cells.len(), grid.len());
         let known_mines = cells.iter().filter(|c| **c == Cell::Mine).count() as u32;
         let unknown = cells.iter().filter(|c| c.is_unknown()).count() as u32;
-        let mut unknown_around = vec![0u8; cells.len()];
-        let mut mines_around = vec![0u8; cells.len()];
-        let mut closed_mask = vec![0u8; cells.len()];
+        let mut around = vec![0u32; cells.len()];
         for (i, c) in cells.iter().enumerate() {
-            let around = grid.neighbours_by_direction(i as u32);
+            let near = grid.neighbours_by_direction(i as u32);
             for d in 0..8 {
-                if around.inside >> d & 1 == 0 {
+                if near.inside >> d & 1 == 0 {
                     continue;
                 }
-                let n = around.cells[d] as usize;
+                let n = near.cells[d] as usize;
                 match c {
-                    Cell::Unknown => {
-                        unknown_around[n] += 1;
-                        // `n` sees `i` in the opposite direction.
-                        closed_mask[n] |= 1 << (7 - d);
-                    }
-                    Cell::Mine => mines_around[n] += 1,
+                    // `n` sees `i` in the opposite direction.
+                    Cell::Unknown => around[n] += Around::UNKNOWN + Around::closed(7 - d),
+                    Cell::Mine => around[n] += Around::MINE,
                     _ => {}
                 }
             }
@@ -240,9 +249,7 @@ impl Board {
             total_mines,
             known_mines,
             unknown,
-            unknown_around,
-            mines_around,
-            closed_mask,
+            around,
         }
     }
 
@@ -250,22 +257,20 @@ impl Board {
     /// counting (each cell's counters are just its neighbourhood).
     pub fn all_unknown(grid: Grid, total_mines: Option<u32>) -> Board {
         let n = grid.len();
-        let mut unknown_around = Vec::with_capacity(n);
-        let mut closed_mask = Vec::with_capacity(n);
-        for i in 0..n as u32 {
-            let inside = grid.neighbours_by_direction(i).inside;
-            unknown_around.push(inside.count_ones() as u8);
-            closed_mask.push(inside);
-        }
+        let around = (0..n as u32)
+            .map(|i| {
+                // Every neighbour inside the grid is unknown.
+                let inside = grid.neighbours_by_direction(i).inside as u32;
+                inside.count_ones() * Around::UNKNOWN + (inside << 16)
+            })
+            .collect();
         Board {
             grid,
             cells: vec![Cell::Unknown; n],
             total_mines,
             known_mines: 0,
             unknown: n as u32,
-            unknown_around,
-            mines_around: vec![0; n],
-            closed_mask,
+            around,
         }
     }
 
@@ -336,17 +341,26 @@ impl Board {
         }
         self.cells[i as usize] = c;
         if was != now {
-            let around = self.grid.neighbours_by_direction(i);
+            // What each neighbour adds: the counts' changes, and its mask
+            // bit for `i` (set if `i` became unknown, cleared if it stopped
+            // being unknown) — one wrapping addition per neighbour.
+            let counts = (now.0 as u32)
+                .wrapping_sub(was.0 as u32)
+                .wrapping_mul(Around::UNKNOWN)
+                .wrapping_add(
+                    (now.1 as u32)
+                        .wrapping_sub(was.1 as u32)
+                        .wrapping_mul(Around::MINE),
+                );
+            let sign = (now.0 as u32).wrapping_sub(was.0 as u32);
+            let near = self.grid.neighbours_by_direction(i);
             for d in 0..8 {
-                if around.inside >> d & 1 == 0 {
-                    continue;
+                if near.inside >> d & 1 == 1 {
+                    // `n` sees `i` in the opposite direction, `7 − d`.
+                    let n = near.cells[d] as usize;
+                    let delta = counts.wrapping_add(sign.wrapping_mul(Around::closed(7 - d)));
+                    self.around[n] = self.around[n].wrapping_add(delta);
                 }
-                let n = around.cells[d] as usize;
-                self.unknown_around[n] = self.unknown_around[n] + now.0 as u8 - was.0 as u8;
-                self.mines_around[n] = self.mines_around[n] + now.1 as u8 - was.1 as u8;
-                // `n` sees `i` in the opposite direction, `7 − d`.
-                let bit = 1u8 << (7 - d);
-                self.closed_mask[n] = self.closed_mask[n] & !bit | if now.0 { bit } else { 0 };
             }
         }
     }
@@ -355,7 +369,7 @@ impl Board {
     /// ([`crate::grid::DIRECTIONS`]), in O(1).
     #[inline]
     pub fn closed_mask(&self, i: u32) -> u8 {
-        self.closed_mask[i as usize]
+        (self.around[i as usize] >> 16) as u8
     }
 
     /// For a revealed number at `i`: its effective value (number minus known
@@ -368,15 +382,15 @@ impl Board {
         };
         let i = i as usize;
         Some((
-            n as i32 - self.mines_around[i] as i32,
-            self.unknown_around[i] as u32,
+            n as i32 - (self.around[i] >> 8 & 0xFF) as i32,
+            self.around[i] & 0xFF,
         ))
     }
 
     /// Number of unknown neighbours of any cell, in O(1).
     #[inline]
     pub fn unknown_around(&self, i: u32) -> u32 {
-        self.unknown_around[i as usize] as u32
+        self.around[i as usize] & 0xFF
     }
 
     /// The unknown neighbours of `i`.

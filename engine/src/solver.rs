@@ -361,16 +361,32 @@ impl<'t> Solver<'t> {
     /// A cell changed state: the numbers around it (and it, if revealed)
     /// have a new equation.
     fn note_changed(&mut self, c: u32) {
-        if matches!(self.board.cell(c), Cell::Revealed(_)) {
-            self.mark_dirty_number(c);
-        }
+        // Branch-free: whether each of the nine cells is a revealed number
+        // not logged since the last read is as good as random. Every
+        // candidate is written to `batch`; only those that qualify advance
+        // `len`.
         let around = self.board.grid().neighbours_by_direction(c);
+        let mut batch = [0u32; 9];
+        let mut len = 0;
+        let next = self.dropped + self.changes.len() as u64 + 1;
+        let mut consider = |this: &mut Self, n: u32, inside: bool| {
+            let idx = if inside { n as usize } else { c as usize };
+            let log = inside
+                & matches!(this.board.cell(idx as u32), Cell::Revealed(_))
+                & (this.logged_at[idx] <= this.read_to);
+            batch[len] = n;
+            this.logged_at[idx] = if log {
+                next + len as u64
+            } else {
+                this.logged_at[idx]
+            };
+            len += log as usize;
+        };
+        consider(self, c, true);
         for d in 0..8 {
-            let n = around.cells[d];
-            if around.inside >> d & 1 == 1 && matches!(self.board.cell(n), Cell::Revealed(_)) {
-                self.mark_dirty_number(n);
-            }
+            consider(self, around.cells[d], around.inside >> d & 1 == 1);
         }
+        self.changes.extend_from_slice(&batch[..len]);
         self.stale = [true, true];
     }
 
@@ -390,11 +406,10 @@ impl<'t> Solver<'t> {
             self.seen.fill(0);
             self.stamp = 1;
         }
-        for &i in &self.changes[self.cursor[k]..] {
-            if self.seen[i as usize] == self.stamp {
-                continue;
-            }
-            self.seen[i as usize] = self.stamp;
+        let stamp = self.stamp;
+        let from = self.cursor[k];
+        into.reserve(self.changes.len() - from);
+        for &i in &self.changes[from..] {
             let (need, closed) = self
                 .board
                 .effective(i)
@@ -412,9 +427,15 @@ impl<'t> Solver<'t> {
                     ),
                 ));
             }
-            if closed > 0 {
-                into.push(i);
-            }
+            // Keep each number once, and only if it has a closed neighbour —
+            // branch-free (which numbers repeat, and which are finished, is
+            // as good as random): every number is pushed, and popped again
+            // unless it qualifies.
+            let fresh = self.seen[i as usize] != stamp;
+            self.seen[i as usize] = stamp;
+            into.push(i);
+            let keep = fresh & (closed > 0);
+            into.truncate(into.len() - 1 + keep as usize);
         }
         self.cursor[k] = self.changes.len();
         self.read_to = self.dropped + self.changes.len() as u64;
