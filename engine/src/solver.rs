@@ -150,6 +150,33 @@ pub struct Deduction {
     pub source: Source,
 }
 
+/// One rule-layer call in this many is timed, chosen at random: the rule
+/// layer's `t_s` and `t_u` are means over the timed calls (unbiased — the
+/// choice does not depend on the call), its counts are exact. A call is
+/// often shorter than two reads of the clock; the methods, whose measured
+/// `t_c` orders them, are timed on every attempt.
+pub const RULE_TIMING_ONE_IN: u32 = 8;
+
+/// A deterministic random choice of calls to time, one in
+/// [`RULE_TIMING_ONE_IN`] (xorshift32, fixed seed: the same calls are
+/// timed on every run).
+struct TimingSample(u32);
+
+impl TimingSample {
+    fn new() -> TimingSample {
+        TimingSample(0x9E37_79B9)
+    }
+    #[inline]
+    fn next(&mut self) -> bool {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.0 = x;
+        x % RULE_TIMING_ONE_IN == 0
+    }
+}
+
 /// How a proven cell is applied to the board.
 trait Apply {
     /// Applies `f`; pushes every cell whose state changed to `changed`.
@@ -279,6 +306,8 @@ pub struct Solver<'t> {
     stamp: u32,
     /// Scratch for [`Solver::apply_all`]: the cells one deduction changed.
     changed: Vec<u32>,
+    /// Which rule-layer calls are timed.
+    rule_timing: TimingSample,
     /// Per global method (linked cells 2, hypotheses): board changed since
     /// its last failed attempt.
     stale: [bool; 2],
@@ -319,6 +348,7 @@ impl<'t> Solver<'t> {
             seen: vec![0; n],
             stamp: 0,
             changed: Vec::new(),
+            rule_timing: TimingSample::new(),
             stale: [true, true],
             by_source: BySource::default(),
             log: Vec::new(),
@@ -528,23 +558,21 @@ impl<'t> Solver<'t> {
                         continue;
                     }
                     by_rule.clear();
-                    let t0 = Instant::now();
+                    // A random sample of the calls is timed (a clock read
+                    // costs about as much as a short call).
+                    let t0 = self.rule_timing.next().then(Instant::now);
                     let result = index.find(&self.board, Some(&dirty_now), &mut by_rule);
-                    let nanos = t0.elapsed().as_nanos() as u64;
+                    let nanos = t0.map(|t0| t0.elapsed().as_nanos() as u64);
                     result?;
                     // Each cell once, credited to the lowest order that
                     // proves it.
                     by_rule.sort_unstable_by_key(|(f, order)| (f.cell, *order));
                     by_rule.dedup_by_key(|(f, _)| f.cell);
                     by_rule.retain(|(f, _)| self.board.cell(f.cell).is_unknown());
-                    let stats = &mut self.table.rules;
-                    stats.attempts += 1;
+                    self.table.rules.record(!by_rule.is_empty(), nanos);
                     if by_rule.is_empty() {
-                        stats.nanos_fail += nanos;
                         continue;
                     }
-                    stats.successes += 1;
-                    stats.nanos_success += nanos;
                     proven.clear();
                     proven.extend(
                         by_rule
@@ -591,17 +619,16 @@ impl<'t> Solver<'t> {
                 found.sort_unstable();
                 found.dedup_by_key(|f| f.cell);
                 found.retain(|f| self.board.cell(f.cell).is_unknown());
-                let stats = self.table.get_mut(method);
-                stats.attempts += 1;
+                // Every method attempt is timed: the order depends on it.
+                self.table
+                    .get_mut(method)
+                    .record(!found.is_empty(), Some(nanos));
                 if found.is_empty() {
-                    stats.nanos_fail += nanos;
                     if local_slot(method).is_none() {
                         self.stale[global_slot(method)] = false;
                     }
                     continue;
                 }
-                stats.successes += 1;
-                stats.nanos_success += nanos;
                 let source = Source::Method(method);
                 proven.clear();
                 proven.extend(found.iter().map(|&f| (f, source)));

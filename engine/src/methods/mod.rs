@@ -44,10 +44,16 @@ pub fn run(
 pub struct MethodStats {
     pub attempts: u64,
     pub successes: u64,
-    /// Total nanoseconds spent in successful attempts.
+    /// Total nanoseconds spent in the timed successful attempts.
     pub nanos_success: u64,
-    /// Total nanoseconds spent in failed attempts.
+    /// Total nanoseconds spent in the timed failed attempts.
     pub nanos_fail: u64,
+    /// Successful and failed attempts that were timed: every attempt of a
+    /// method; a random sample of the rule layer's (see
+    /// `solver::RULE_TIMING_ONE_IN`). The means `t_s`, `t_u` are over
+    /// these.
+    pub timed_successes: u64,
+    pub timed_failures: u64,
     /// Cells this method determined.
     pub cells: u64,
 }
@@ -56,20 +62,35 @@ impl MethodStats {
     pub fn failures(&self) -> u64 {
         self.attempts - self.successes
     }
+    /// Counts one attempt, with its time in nanoseconds if it was timed.
+    #[inline]
+    pub fn record(&mut self, success: bool, nanos: Option<u64>) {
+        self.attempts += 1;
+        self.successes += success as u64;
+        if let Some(nanos) = nanos {
+            if success {
+                self.timed_successes += 1;
+                self.nanos_success += nanos;
+            } else {
+                self.timed_failures += 1;
+                self.nanos_fail += nanos;
+            }
+        }
+    }
     /// Mean time of a successful attempt, µs (`t_s`).
     pub fn t_s_micros(&self) -> f64 {
-        if self.successes == 0 {
+        if self.timed_successes == 0 {
             0.0
         } else {
-            self.nanos_success as f64 / self.successes as f64 / 1000.0
+            self.nanos_success as f64 / self.timed_successes as f64 / 1000.0
         }
     }
     /// Mean time of a failed attempt, µs (`t_u`).
     pub fn t_u_micros(&self) -> f64 {
-        if self.failures() == 0 {
+        if self.timed_failures == 0 {
             0.0
         } else {
-            self.nanos_fail as f64 / self.failures() as f64 / 1000.0
+            self.nanos_fail as f64 / self.timed_failures as f64 / 1000.0
         }
     }
     /// Mean cycle time `t_c = (n_u / n_s) · t_u + t_s`, µs: the expected
@@ -90,6 +111,8 @@ impl MethodStats {
         self.successes += o.successes;
         self.nanos_success += o.nanos_success;
         self.nanos_fail += o.nanos_fail;
+        self.timed_successes += o.timed_successes;
+        self.timed_failures += o.timed_failures;
         self.cells += o.cells;
     }
 }
@@ -167,6 +190,8 @@ mod tests {
             successes,
             nanos_success,
             nanos_fail,
+            timed_successes: successes,
+            timed_failures: attempts - successes,
             cells: successes,
         }
     }
