@@ -154,16 +154,18 @@ impl MethodTable {
     /// research's order; the tried methods are sorted by `t_c` among the
     /// other slots (stable: ties keep the research's order).
     pub fn reorder(&mut self) {
-        let mut tried: Vec<Method> = Method::RESEARCH_ORDER
-            .into_iter()
-            .filter(|m| self.get(*m).attempts > 0)
-            .collect();
-        tried.sort_by(|a, b| {
-            self.get(*a)
-                .t_c_micros()
-                .total_cmp(&self.get(*b).t_c_micros())
-        });
-        let mut next = tried.into_iter();
+        // Called after every successful attempt: no allocation.
+        let mut tried = [Method::SingleCell; 4];
+        let mut n = 0;
+        for m in Method::RESEARCH_ORDER {
+            if self.get(m).attempts > 0 {
+                tried[n] = m;
+                n += 1;
+            }
+        }
+        let t_c = self.stats.map(|s| s.t_c_micros());
+        tried[..n].sort_by(|a, b| t_c[a.index()].total_cmp(&t_c[b.index()]));
+        let mut next = tried[..n].iter().copied();
         let mut order = Method::RESEARCH_ORDER;
         for slot in order.iter_mut() {
             if self.get(*slot).attempts > 0 {
