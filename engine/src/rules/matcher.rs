@@ -240,21 +240,28 @@ const MASK9_OF_CLOSED: [u16; 256] = {
 };
 
 /// What the order-1 rules conclude around a number with a given effective
-/// value and closed-neighbour mask: the directions ([`crate::grid::DIRECTIONS`])
-/// proven safe and proven mine, or a forbidden combination.
+/// value and closed-neighbour mask, in one word: the directions
+/// ([`crate::grid::DIRECTIONS`]) proven safe (bits 0..8) and proven mine
+/// (bits 8..16), and [`Order1Outcome::FORBIDDEN`]. 0: nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Order1Outcome {
-    safe: u8,
-    mine: u8,
-    forbidden: bool,
-}
+struct Order1Outcome(u32);
 
 impl Order1Outcome {
-    const NOTHING: Order1Outcome = Order1Outcome {
-        safe: 0,
-        mine: 0,
-        forbidden: false,
-    };
+    const NOTHING: Order1Outcome = Order1Outcome(0);
+    const FORBIDDEN: u32 = 1 << 16;
+
+    #[inline]
+    fn safe(self) -> u8 {
+        self.0 as u8
+    }
+    #[inline]
+    fn mine(self) -> u8 {
+        (self.0 >> 8) as u8
+    }
+    #[inline]
+    fn forbidden(self) -> bool {
+        self.0 & Self::FORBIDDEN != 0
+    }
 }
 
 /// Reads cell `(r, c)` (inside the grid) as a focus: two reads of the
@@ -1434,10 +1441,10 @@ impl RuleIndex {
                         return None;
                     }
                     if entry.forbidden() {
-                        o.forbidden = true;
+                        o.0 |= Order1Outcome::FORBIDDEN;
                     }
-                    o.safe |= to_directions(entry.safe())?;
-                    o.mine |= to_directions(entry.mine)?;
+                    o.0 |= to_directions(entry.safe())? as u32;
+                    o.0 |= (to_directions(entry.mine)? as u32) << 8;
                     at = self.entries1.next(e);
                 }
                 out[value * 256 + closed] = o;
@@ -1590,7 +1597,7 @@ impl RuleIndex {
             if o == Order1Outcome::NOTHING {
                 continue;
             }
-            if o.forbidden {
+            if o.forbidden() {
                 // As in `Scan::apply`: the number shows a combination no
                 // layout satisfies (proven when the rule was made).
                 return Err(Contradiction::new(
@@ -1602,7 +1609,7 @@ impl RuleIndex {
             // pattern's value and closed neighbours, so every layout puts
             // no mine (all mines) on the concluded neighbours.
             let around = grid.neighbours_by_direction(i);
-            for (mut dirs, value) in [(o.safe, Value::Safe), (o.mine, Value::Mine)] {
+            for (mut dirs, value) in [(o.safe(), Value::Safe), (o.mine(), Value::Mine)] {
                 while dirs != 0 {
                     let d = dirs.trailing_zeros() as usize;
                     dirs &= dirs - 1;
