@@ -91,6 +91,7 @@ pub fn parse_field(
         status,
         grid,
         "`T` (open at the start) or `F` (closed)",
+        strict_status_entry,
         parse_status_entry,
     )?;
     let given = parse_csv_grid(
@@ -98,6 +99,7 @@ pub fn parse_field(
         values,
         grid,
         "an integer from -1 (mine) to 8",
+        strict_value_entry,
         parse_value_entry,
     )?;
 
@@ -341,8 +343,10 @@ fn parse_status_entry(entry: &str) -> Result<bool, String> {
 
 fn parse_value_entry(entry: &str) -> Result<i8, String> {
     // Fast path for the usual one-digit entries.
-    if let [d @ b'0'..=b'8'] = entry.as_bytes() {
-        return Ok((d - b'0') as i8);
+    match entry.as_bytes() {
+        [d @ b'0'..=b'8'] => return Ok((d - b'0') as i8),
+        b"-1" => return Ok(-1),
+        _ => {}
     }
     match entry.parse::<i64>() {
         Ok(v) if (-1..=8).contains(&v) => Ok(v as i8),
@@ -361,6 +365,89 @@ fn parse_value_entry(entry: &str) -> Result<i8, String> {
 /// error message gets the cell's position prepended). `expected` says what
 /// an entry should be, for the message about an empty file.
 fn parse_csv_grid<T>(
+    path: &Path,
+    text: &str,
+    grid: Grid,
+    expected: &str,
+    strict_entry: impl Fn(&[u8]) -> Option<T>,
+    parse_entry: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<T>, FormatError> {
+    // Well-formed files (all the corpora) take the strict byte-level path;
+    // anything it does not accept — whatever the reason — is parsed again
+    // by the checking path, which accepts the same files (and a little more
+    // whitespace) and names what is wrong with the others.
+    if let Some(cells) = parse_csv_grid_strict(text, grid, strict_entry) {
+        return Ok(cells);
+    }
+    parse_csv_grid_checked(path, text, grid, expected, parse_entry)
+}
+
+/// The entries of `status.csv` the strict path takes: exactly `T` or `F`.
+fn strict_status_entry(entry: &[u8]) -> Option<bool> {
+    match entry {
+        b"T" => Some(true),
+        b"F" => Some(false),
+        _ => None,
+    }
+}
+
+/// The entries of `values.csv` the strict path takes: one digit `0`–`8`,
+/// or `-1`.
+fn strict_value_entry(entry: &[u8]) -> Option<i8> {
+    match entry {
+        [d @ b'0'..=b'8'] => Some((d - b'0') as i8),
+        b"-1" => Some(-1),
+        _ => None,
+    }
+}
+
+/// The strict fast path of [`parse_csv_grid`]: exactly `grid.h` lines of
+/// exactly `grid.w` entries separated by single commas, no spaces, lines
+/// ended by `\n` or `\r\n` (the last one may be unended), nothing after.
+/// `None` for anything else (including entries `parse_entry` refuses).
+fn parse_csv_grid_strict<T>(
+    text: &str,
+    grid: Grid,
+    parse_entry: impl Fn(&[u8]) -> Option<T>,
+) -> Option<Vec<T>> {
+    let bytes = text.as_bytes();
+    // Each entry takes at least one byte and one separator.
+    if grid.is_empty() || bytes.len() + 1 < 2 * grid.len() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(grid.len());
+    let mut at = 0;
+    for row in 0..grid.h {
+        for col in 0..grid.w {
+            let start = at;
+            while at < bytes.len() && !matches!(bytes[at], b',' | b'\n' | b'\r') {
+                at += 1;
+            }
+            out.push(parse_entry(&bytes[start..at])?);
+            if col + 1 < grid.w {
+                if bytes.get(at) != Some(&b',') {
+                    return None;
+                }
+                at += 1;
+            }
+        }
+        if bytes.get(at) == Some(&b'\r') {
+            at += 1;
+            if bytes.get(at) != Some(&b'\n') {
+                return None;
+            }
+        }
+        match bytes.get(at) {
+            Some(b'\n') => at += 1,
+            None if row + 1 == grid.h => {}
+            _ => return None,
+        }
+    }
+    (at == bytes.len()).then_some(out)
+}
+
+/// The checking path of [`parse_csv_grid`].
+fn parse_csv_grid_checked<T>(
     path: &Path,
     text: &str,
     grid: Grid,
@@ -748,6 +835,85 @@ mod tests {
     //   0 1  2 2   (mines at (0,2) and (2,3))
     //   0 0  1 -1
     const VALUES: &str = "0,1,-1,1\n0,1,2,2\n0,0,1,-1\n";
+
+    /// The strict path of `parse_csv_grid` accepts only what the checking
+    /// path accepts, with the same cells; and it accepts well-formed files
+    /// (else it would be no fast path). Texts: valid grids with `\n` or
+    /// `\r\n` line ends, then random edits from an alphabet of the
+    /// characters that matter.
+    #[test]
+    fn strict_csv_path_agrees_with_the_checking_path() {
+        let path = Path::new("x.csv");
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let alphabet = [
+            "0", "1", "8", "9", "-1", "-", "T", "F", "t", ",", ",,", "\n", "\r\n", "\r", " ", "\t",
+            "\u{feff}", "é", "",
+        ];
+        let mut accepted = 0;
+        for case in 0..20_000 {
+            let (h, w) = (1 + next(4), 1 + next(5));
+            let grid = Grid::new(h, w);
+            let values = case % 2 == 0;
+            let crlf = next(3) == 0;
+            let mut text = String::new();
+            for r in 0..h {
+                for c in 0..w {
+                    if c > 0 {
+                        text.push(',');
+                    }
+                    text.push_str(if values {
+                        ["0", "3", "8", "-1"][next(4)]
+                    } else {
+                        ["T", "F"][next(2)]
+                    });
+                }
+                if r + 1 < h || next(2) == 0 {
+                    text.push_str(if crlf { "\r\n" } else { "\n" });
+                }
+            }
+            let edits = if case % 3 == 0 { 0 } else { 1 + next(3) };
+            for _ in 0..edits {
+                let mut cut = next(text.len() + 1);
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                let mut end = (cut + next(3)).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                text.replace_range(cut..end, alphabet[next(alphabet.len())]);
+            }
+            let (strict, checked) = if values {
+                let strict = parse_csv_grid_strict(&text, grid, strict_value_entry)
+                    .map(|v| v.into_iter().map(|x| x as i32).collect::<Vec<_>>());
+                let checked = parse_csv_grid_checked(path, &text, grid, "", parse_value_entry)
+                    .map(|v| v.into_iter().map(|x| x as i32).collect::<Vec<_>>());
+                (strict, checked)
+            } else {
+                let strict = parse_csv_grid_strict(&text, grid, strict_status_entry)
+                    .map(|v| v.into_iter().map(|x| x as i32).collect::<Vec<_>>());
+                let checked = parse_csv_grid_checked(path, &text, grid, "", parse_status_entry)
+                    .map(|v| v.into_iter().map(|x| x as i32).collect::<Vec<_>>());
+                (strict, checked)
+            };
+            if let Some(cells) = strict {
+                accepted += 1;
+                assert_eq!(checked.as_ref(), Ok(&cells), "{h}x{w} {text:?}");
+            } else if edits == 0 {
+                panic!("the strict path refused a well-formed {h}x{w} file {text:?}");
+            }
+        }
+        assert!(
+            accepted > 6_000,
+            "only {accepted} texts took the strict path"
+        );
+    }
 
     fn parse(info: &str, status: &str, values: &str) -> Result<Field, FormatError> {
         parse_field(Path::new("f"), info, status, values)
