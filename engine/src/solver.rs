@@ -156,6 +156,7 @@ pub struct Deduction {
 /// often shorter than two reads of the clock; the methods, whose measured
 /// `t_c` orders them, are timed on every attempt.
 pub const RULE_TIMING_ONE_IN: u32 = 8;
+const _: () = assert!(RULE_TIMING_ONE_IN.is_power_of_two());
 
 /// A deterministic random choice of calls to time, one in
 /// [`RULE_TIMING_ONE_IN`] (xorshift32, fixed seed: the same calls are
@@ -173,7 +174,8 @@ impl TimingSample {
         x ^= x >> 17;
         x ^= x << 5;
         self.0 = x;
-        x % RULE_TIMING_ONE_IN == 0
+        // A power of two: the low bits are a uniform choice.
+        x & (RULE_TIMING_ONE_IN - 1) == 0
     }
 }
 
