@@ -257,13 +257,14 @@ impl Board {
     /// counting (each cell's counters are just its neighbourhood).
     pub fn all_unknown(grid: Grid, total_mines: Option<u32>) -> Board {
         let n = grid.len();
-        let around = (0..n as u32)
-            .map(|i| {
+        let mut around = Vec::with_capacity(n);
+        for r in 0..grid.h {
+            for c in 0..grid.w {
                 // Every neighbour inside the grid is unknown.
-                let inside = grid.neighbours_by_direction(i).inside as u32;
-                inside.count_ones() * Around::UNKNOWN + (inside << 16)
-            })
-            .collect();
+                let inside = grid.inside_mask(r, c) as u32;
+                around.push(inside.count_ones() * Around::UNKNOWN + (inside << 16));
+            }
+        }
         Board {
             grid,
             cells: vec![Cell::Unknown; n],

@@ -173,19 +173,26 @@ impl Grid {
             i.wrapping_add(w),
             i.wrapping_add(w + 1),
         ];
+        let inside = self.inside_mask(r, c);
+        NeighboursByDirection { cells, inside }
+    }
+
+    /// Which directions ([`DIRECTIONS`]) of the cell `(r, c)` lie inside
+    /// the grid: bit `d` for direction `d`.
+    #[inline]
+    pub fn inside_mask(&self, r: usize, c: usize) -> u8 {
         let up = r > 0;
         let down = r + 1 < self.h;
         let left = c > 0;
         let right = c + 1 < self.w;
-        let inside = (up && left) as u8
+        (up && left) as u8
             | (up as u8) << 1
             | ((up && right) as u8) << 2
             | (left as u8) << 3
             | (right as u8) << 4
             | ((down && left) as u8) << 5
             | (down as u8) << 6
-            | ((down && right) as u8) << 7;
-        NeighboursByDirection { cells, inside }
+            | ((down && right) as u8) << 7
     }
 
     /// Chebyshev distance between two cells.
