@@ -23,6 +23,14 @@ use std::time::Instant;
 /// successes, mean time of a successful (t_s) and failed (t_u) attempt, and
 /// the mean cycle time t_c = (n_u/n_s)·t_u + t_s that orders the methods.
 /// The table is carried from field to field, as in the research.
+///
+/// With --compare, every field is also solved by the four methods alone
+/// (as with --no-rules, with a table of its own), interleaved with the
+/// rules-first runs corpus pass by corpus pass, so both see the same
+/// machine and each runs warm as it would alone; the
+/// report adds that total, the speed-up of rules-first over methods-only,
+/// and whether both give the same outcome (solved, opened safe cells) on
+/// every field (exit code 1 if not).
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -36,8 +44,40 @@ pub struct Args {
     /// Solve each field this many times; the median time counts.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
+    /// Also solve every field with the methods alone, interleaved, and
+    /// report the speed-up of rules-first solving in the same run.
+    #[arg(long, conflicts_with = "no_rules")]
+    compare: bool,
     #[command(flatten)]
     rules: RulesArgs,
+}
+
+/// One mode's totals over the corpus.
+struct Totals {
+    table: MethodTable,
+    by: BySource,
+    solved: usize,
+    per_field: Vec<f64>,
+    /// (solved, opened safe cells) per field.
+    outcomes: Vec<(bool, usize)>,
+}
+
+impl Totals {
+    fn new(fields: usize) -> Totals {
+        Totals {
+            table: MethodTable::default(),
+            by: BySource::default(),
+            solved: 0,
+            per_field: Vec::with_capacity(fields),
+            outcomes: Vec::with_capacity(fields),
+        }
+    }
+    fn total(&self) -> f64 {
+        self.per_field.iter().sum()
+    }
+    fn median(&self) -> f64 {
+        median(&mut self.per_field.clone())
+    }
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -53,43 +93,74 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         rules: index.as_ref(),
         methods: true,
     };
-    let mut table = MethodTable::default();
-    let mut by = BySource::default();
-    let mut solved = 0usize;
-    let mut per_field: Vec<f64> = Vec::with_capacity(fields.len());
-    for (name, field) in &fields {
-        let mut times = Vec::with_capacity(args.repeat as usize);
-        let mut last = None;
-        for _ in 0..args.repeat {
-            let t0 = Instant::now();
-            let out = solve_field_with(field, layers, &mut table, None)
-                .map_err(|e| format!("{name}: solving failed: {e:?}"))?;
-            times.push(t0.elapsed().as_secs_f64() * 1e6);
-            last = Some(out);
-        }
-        let out = last.expect("repeat >= 1");
-        if out.solved {
-            solved += 1;
-        }
-        by.merge(&out.by_source);
-        per_field.push(median(&mut times));
+    // The modes run: the chosen one, then (with --compare) methods only.
+    let mut modes = vec![(layers, Totals::new(fields.len()))];
+    if args.compare {
+        modes.push((Layers::METHODS_ONLY, Totals::new(fields.len())));
     }
-    let total: f64 = per_field.iter().sum();
-    let med = median(&mut per_field.clone());
+    // times[mode][field]: one time per repeat. Repeat by repeat, each mode
+    // solves the whole corpus in turn: both modes see the same machine, and
+    // each runs warm, as it would alone.
+    let mut times = vec![vec![Vec::with_capacity(args.repeat as usize); fields.len()]; modes.len()];
+    let mut last = vec![vec![None; fields.len()]; modes.len()];
+    for _ in 0..args.repeat {
+        for (k, (layers, totals)) in modes.iter_mut().enumerate() {
+            for (f, (name, field)) in fields.iter().enumerate() {
+                let t0 = Instant::now();
+                let out = solve_field_with(field, *layers, &mut totals.table, None)
+                    .map_err(|e| format!("{name}: solving failed: {e:?}"))?;
+                times[k][f].push(t0.elapsed().as_secs_f64() * 1e6);
+                last[k][f] = Some((out.solved, out.opened_safe_cells, out.by_source));
+            }
+        }
+    }
+    for (k, (_, totals)) in modes.iter_mut().enumerate() {
+        for f in 0..fields.len() {
+            let (solved, opened, by_source) = last[k][f].take().expect("repeat >= 1");
+            totals.solved += solved as usize;
+            totals.by.merge(&by_source);
+            totals.outcomes.push((solved, opened));
+            totals.per_field.push(median(&mut times[k][f]));
+        }
+    }
+    let main = &modes[0].1;
+    let (table, by, solved) = (&main.table, &main.by, main.solved);
+    let total = main.total();
+    let med = main.median();
+    // With --compare: the other mode, and the fields where they differ.
+    let compared = modes.get(1).map(|(_, other)| {
+        let differ: Vec<&str> = fields
+            .iter()
+            .zip(main.outcomes.iter().zip(&other.outcomes))
+            .filter(|(_, (a, b))| a != b)
+            .map(|((name, _), _)| name.as_str())
+            .collect();
+        (other, differ)
+    });
     if args.json {
-        out!(
-            "{}",
-            json!({
-                "fields": fields.len(),
-                "solved": solved,
-                "repeat": args.repeat,
-                "micros_total": round3(total),
-                "micros_median": round3(med),
-                "by_source": by_source_json(&by),
-                "rules_by_order": rules_by_order_json(&by),
-                "methods": methods_json(&table),
-            })
-        );
+        let mut report = json!({
+            "fields": fields.len(),
+            "solved": solved,
+            "repeat": args.repeat,
+            "micros_total": round3(total),
+            "micros_median": round3(med),
+            "by_source": by_source_json(by),
+            "rules_by_order": rules_by_order_json(by),
+            "methods": methods_json(table),
+        });
+        if let Some((other, differ)) = &compared {
+            report["compare"] = json!({
+                "methods_only_micros_total": round3(other.total()),
+                "methods_only_micros_median": round3(other.median()),
+                "methods_only_solved": other.solved,
+                "methods_only_by_source": by_source_json(&other.by),
+                "methods_only_methods": methods_json(&other.table),
+                "speedup": round3(other.total() / total.max(1e-9)),
+                "same_outcomes": differ.is_empty(),
+                "differing_fields": differ,
+            });
+        }
+        out!("{report}");
     } else {
         out!(
             "{} fields, {} solved; solve time total {:.1} µs, median {:.2} µs per field (median of {} runs each)",
@@ -122,7 +193,32 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             );
         }
         out!("method table (order tried, by increasing t_c):");
-        print_method_table(&table)?;
+        print_method_table(table)?;
+        if let Some((other, differ)) = &compared {
+            out!(
+                "methods only (same run, interleaved): {} solved; solve time total {:.1} µs, \
+                 median {:.2} µs per field; rules-first is {:.2}x faster",
+                other.solved,
+                other.total(),
+                other.median(),
+                other.total() / total.max(1e-9)
+            );
+            if differ.is_empty() {
+                out!(
+                    "same outcome (solved, opened safe cells) on all {} fields",
+                    fields.len()
+                );
+            } else {
+                out!(
+                    "DIFFERENT outcome on {} fields: {}",
+                    differ.len(),
+                    differ.join(", ")
+                );
+            }
+        }
+    }
+    if compared.is_some_and(|(_, differ)| !differ.is_empty()) {
+        return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
 }
