@@ -342,7 +342,9 @@ impl<'t> Solver<'t> {
             board,
             table,
             layers,
-            changes: Vec::new(),
+            // Room for the usual amount of changes: growing it by
+            // doubling costs copies and allocator calls on every field.
+            changes: Vec::with_capacity(2 * n),
             cursor: vec![0; FIRST_RULE_SLOT + layers.rules.map_or(0, |r| r.tiers.len())],
             dropped: 0,
             read_to: 0,
@@ -353,7 +355,7 @@ impl<'t> Solver<'t> {
             rule_timing: TimingSample::new(),
             stale: [true, true],
             by_source: BySource::default(),
-            log: Vec::new(),
+            log: Vec::with_capacity(n / 2),
         };
         // Every revealed number starts dirty.
         for i in 0..n as u32 {
@@ -418,7 +420,10 @@ impl<'t> Solver<'t> {
         for d in 0..8 {
             consider(self, around.cells[d], around.inside >> d & 1 == 1);
         }
-        self.changes.extend_from_slice(&batch[..len]);
+        // All nine written (a fixed-size copy), the qualifying `len` kept.
+        let start = self.changes.len();
+        self.changes.extend_from_slice(&batch);
+        self.changes.truncate(start + len);
         self.stale = [true, true];
     }
 
@@ -566,10 +571,8 @@ impl<'t> Solver<'t> {
                     let result = index.find(&self.board, Some(&dirty_now), &mut by_rule);
                     let nanos = t0.map(|t0| t0.elapsed().as_nanos() as u64);
                     result?;
-                    // Each cell once, credited to the lowest order that
-                    // proves it.
-                    by_rule.sort_unstable_by_key(|(f, order)| (f.cell, *order));
-                    by_rule.dedup_by_key(|(f, _)| f.cell);
+                    // `find` gives each cell once, sorted by cell, credited
+                    // to the lowest order that proves it.
                     by_rule.retain(|(f, _)| self.board.cell(f.cell).is_unknown());
                     self.table.rules.record(!by_rule.is_empty(), nanos);
                     if by_rule.is_empty() {

@@ -1594,9 +1594,6 @@ impl RuleIndex {
                 continue;
             }
             let o = self.order1_outcomes[effective as usize * 256 + board.closed_mask(i) as usize];
-            if o == Order1Outcome::NOTHING {
-                continue;
-            }
             if o.forbidden() {
                 // As in `Scan::apply`: the number shows a combination no
                 // layout satisfies (proven when the rule was made).
@@ -1607,12 +1604,14 @@ impl RuleIndex {
             }
             // A sound order-1 rule matched: the number has exactly the
             // pattern's value and closed neighbours, so every layout puts
-            // no mine (all mines) on the concluded neighbours.
+            // no mine (all mines) on the concluded neighbours. Branch-free
+            // (whether a number concludes anything, and what, is as good as
+            // random): each neighbour is written as a candidate and kept
+            // only if concluded; with nothing concluded, nothing is kept.
             let around = grid.neighbours_by_direction(i);
-            for (mut dirs, value) in [(o.safe(), Value::Safe), (o.mine(), Value::Mine)] {
-                while dirs != 0 {
-                    let d = dirs.trailing_zeros() as usize;
-                    dirs &= dirs - 1;
+            out.reserve(16);
+            for (dirs, value) in [(o.safe(), Value::Safe), (o.mine(), Value::Mine)] {
+                for d in 0..8 {
                     out.push((
                         Forced {
                             cell: around.cells[d],
@@ -1620,6 +1619,8 @@ impl RuleIndex {
                         },
                         1,
                     ));
+                    let keep = (dirs >> d & 1) as usize;
+                    out.truncate(out.len() - 1 + keep);
                 }
             }
         }
