@@ -568,11 +568,16 @@ impl<'t> Solver<'t> {
                     // A random sample of the calls is timed (a clock read
                     // costs about as much as a short call).
                     let t0 = self.rule_timing.next().then(Instant::now);
-                    let result = index.find(&self.board, Some(&dirty_now), &mut by_rule);
+                    // An order-1 tier with a flat table answers without
+                    // sorting (cells in the order found, possibly twice;
+                    // `apply_all` skips a cell already settled); otherwise
+                    // `find` gives each cell once, sorted, credited to the
+                    // lowest order that proves it.
+                    let result = index
+                        .find_order1_unsorted(&self.board, &dirty_now, &mut by_rule)
+                        .unwrap_or_else(|| index.find(&self.board, Some(&dirty_now), &mut by_rule));
                     let nanos = t0.map(|t0| t0.elapsed().as_nanos() as u64);
                     result?;
-                    // `find` gives each cell once, sorted by cell, credited
-                    // to the lowest order that proves it.
                     by_rule.retain(|(f, _)| self.board.cell(f.cell).is_unknown());
                     self.table.rules.record(!by_rule.is_empty(), nanos);
                     if by_rule.is_empty() {

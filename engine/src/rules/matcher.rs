@@ -1570,6 +1570,23 @@ impl RuleIndex {
         result
     }
 
+    /// For the solver: what an index of order-1 rules alone proves around
+    /// the numbers of `list`, appended to `out` in the order found — not
+    /// sorted, and a cell proven by two numbers appears twice (an
+    /// inconsistent board can even give both values: the solver applies
+    /// the first, and the other number is then impossible, which its next
+    /// check reports). `None` when this index has no flat order-1 table
+    /// (then use [`RuleIndex::find`]).
+    pub(crate) fn find_order1_unsorted(
+        &self,
+        board: &Board,
+        list: &[u32],
+        out: &mut Vec<(Forced, u8)>,
+    ) -> Option<Result<(), Contradiction>> {
+        (self.max_order == 1 && !self.order1_outcomes.is_empty())
+            .then(|| self.order1_dirty(board, list, out))
+    }
+
     /// An index of order-1 rules only, over a dirty list: each dirty number
     /// is one lookup of its effective value and closed-neighbour mask
     /// (both kept by the board) in [`RuleIndex::order1_outcomes`]. Finds
