@@ -72,7 +72,7 @@
 //! exponential only in the number of simultaneously active equations, which
 //! along a real frontier stays small. [`find_profiled`] reports the sizes.
 
-use crate::board::{Board, Cell, Contradiction, Forced, Value};
+use crate::board::{Board, Contradiction, Forced, Value};
 use hashbrown::HashTable;
 
 const NONE: u32 = u32::MAX;
@@ -239,20 +239,13 @@ impl System {
         let mut var_of = vec![NONE; n as usize];
         let mut eqs = Vec::new();
         for i in 0..n {
-            let Cell::Revealed(number) = board.cell(i) else {
+            // The board keeps each number's effective value and closed
+            // neighbours: most numbers are settled (no closed neighbour)
+            // and are checked without reading their neighbourhood.
+            let Some((need, closed)) = board.effective(i) else {
                 continue;
             };
-            let mut flagged = 0i32;
-            let mut closed_cells = Few::EMPTY;
-            for &nb in &grid.neighbours(i) {
-                match board.cell(nb) {
-                    Cell::Mine => flagged += 1,
-                    Cell::Unknown => closed_cells.push(nb),
-                    _ => {}
-                }
-            }
-            let need = number as i32 - flagged;
-            let closed = closed_cells.len as i32;
+            let closed = closed as i32;
             // A single number that no assignment of its own closed
             // neighbours satisfies already rules out every layout.
             if closed == 0 && need != 0 {
@@ -275,6 +268,13 @@ impl System {
             }
             if closed == 0 {
                 continue; // satisfied, constrains nothing
+            }
+            let mut closed_cells = Few::EMPTY;
+            let around = grid.neighbours_by_direction(i);
+            let mut dirs = board.closed_mask(i);
+            while dirs != 0 {
+                closed_cells.push(around.cells[dirs.trailing_zeros() as usize]);
+                dirs &= dirs - 1;
             }
             for &c in closed_cells.as_slice() {
                 var_of[c as usize] = 0; // frontier; numbered below
