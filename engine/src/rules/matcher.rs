@@ -1619,16 +1619,18 @@ impl RuleIndex {
                     "a forbidden combination of order 1 matches",
                 ));
             }
+            if o == Order1Outcome::NOTHING {
+                // Most dirty numbers conclude nothing.
+                continue;
+            }
             // A sound order-1 rule matched: the number has exactly the
             // pattern's value and closed neighbours, so every layout puts
-            // no mine (all mines) on the concluded neighbours. Branch-free
-            // (whether a number concludes anything, and what, is as good as
-            // random): each neighbour is written as a candidate and kept
-            // only if concluded; with nothing concluded, nothing is kept.
+            // no mine (all mines) on the concluded neighbours.
             let around = grid.neighbours_by_direction(i);
-            out.reserve(16);
-            for (dirs, value) in [(o.safe(), Value::Safe), (o.mine(), Value::Mine)] {
-                for d in 0..8 {
+            for (mut dirs, value) in [(o.safe(), Value::Safe), (o.mine(), Value::Mine)] {
+                while dirs != 0 {
+                    let d = dirs.trailing_zeros() as usize;
+                    dirs &= dirs - 1;
                     out.push((
                         Forced {
                             cell: around.cells[d],
@@ -1636,8 +1638,6 @@ impl RuleIndex {
                         },
                         1,
                     ));
-                    let keep = (dirs >> d & 1) as usize;
-                    out.truncate(out.len() - 1 + keep);
                 }
             }
         }
