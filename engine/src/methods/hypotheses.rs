@@ -1146,6 +1146,7 @@ fn intersects_shl(a: &[u64], sh: usize, b: &[u64]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Cell;
     use crate::brute;
     use crate::grid::Grid;
 
