@@ -107,6 +107,8 @@ use crate::rules::{PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES};
 use hashbrown::HashMap;
 use std::fmt;
 
+pub mod frozen;
+
 /// Width of the frame (columns `anchor col − 4 ..= anchor col + 4`).
 const FRAME_W: usize = 9;
 /// Height of the frame (rows `anchor row − 1 ..= anchor row + 4`).
@@ -385,7 +387,7 @@ fn key_hash(lo: u64, hi: u64) -> u64 {
 /// word per key, 8 bits per key (about 5% false positives). Most placements
 /// match no rule; the filter (a few hundred KB, mostly cache-resident)
 /// answers "no" for most of them without touching the large hash table.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct KeyFilter {
     words: Vec<u64>,
     mask: u64,
@@ -484,7 +486,7 @@ const NO_CHECK: Check = Check {
 
 /// Entries of one kind of key (order 1, order 2, or orders ≥ 3), with
 /// their rare extras.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct EntryStore {
     entries: Vec<Entry>,
     /// Orders ≥ 3: the key of each entry (the table holds only tags).
@@ -524,7 +526,7 @@ impl EntryStore {
 /// slots `tag << 32 | entry` (the key is kept beside the entry), at most two
 /// thirds full. The tag (32 other bits of the hash) makes comparing a key
 /// that is not there almost never touch the keys.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct KeyTable {
     slots: Vec<u64>,
     len: usize,
@@ -667,7 +669,7 @@ fn pair_hash(key: u32) -> u64 {
 /// The order-2 keys: open addressing with linear probing over 8-byte slots
 /// `key << 32 | entry`, at most two thirds full. A probe compares whole
 /// keys without leaving the slot.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct PairTable {
     slots: Vec<u64>,
     len: usize,
@@ -787,7 +789,7 @@ pub struct IndexStats {
 
 /// A rulebase prepared for fast matching. Build once per rulebase with
 /// [`RuleIndex::new`]; [`RuleIndex::find`] does no allocation per placement.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleIndex {
     /// Entries of order 1 (kept apart: few, and touched by most numbers),
     /// order 2, and orders ≥ 3.
