@@ -62,7 +62,7 @@
 use super::{
     Check, Entry, EntryStore, ExtraCell, FocusClasses, KeyFilter, KeyTable, PairTable,
     RejectedRule, RuleIndex, EMPTY_SLOT, FIRST_SLOT, FRAME_BITS, MAX_ORDER, META_CHECKED,
-    META_NEXT, NO_ENTRY, SLOTS,
+    META_FORBIDDEN, META_NEXT, META_ORDER_SHIFT, NO_ENTRY, SLOTS,
 };
 use crate::rules::PatternCell;
 use crate::solver::RuleTiers;
@@ -724,11 +724,15 @@ fn validate(index: &RuleIndex) -> Result<(), String> {
         if !slots.contains(&EMPTY_SLOT) {
             return Err(format!("{what} has no empty slot"));
         }
-        // Without a branch per slot: which slots are empty is as good as
-        // random.
+        // In word operations only: which slots are empty is as good as
+        // random, and this runs over every slot at every start. An entry
+        // `e` is out of range when `e - n` does not borrow (`n < 2^32`).
         let n = entries.entries.len() as u64;
         let bad = slots.iter().fold(0u64, |bad, &s| {
-            bad | ((s != EMPTY_SLOT) & (s & 0xFFFF_FFFF >= n)) as u64
+            let x = s ^ EMPTY_SLOT;
+            let used = (x | x.wrapping_neg()) >> 63;
+            let out_of_range = !((s & 0xFFFF_FFFF).wrapping_sub(n) >> 63) & 1;
+            bad | (used & out_of_range)
         });
         if bad != 0 {
             return Err(format!("{what}: an entry out of range"));
@@ -750,27 +754,37 @@ fn validate_store(store: &EntryStore, order: u8, extras: usize) -> Result<(), St
     if n >= NO_ENTRY as usize {
         return Err(format!("{n} entries"));
     }
-    let orders = if order < 3 {
-        order..=order
+    // The orders allowed, as a bit set.
+    let orders: u64 = if order < 3 {
+        1 << order
     } else {
-        order..=MAX_ORDER as u8
+        (2 << MAX_ORDER) - (1 << order)
     };
-    let wrong = |entry: &Entry| {
-        let (safe, mine) = (entry.safe(), entry.mine);
+    // Nonzero when the entry is wrong, in word operations only (this runs
+    // over every entry at every start).
+    let wrong = |entry: &Entry| -> u64 {
+        let meta = entry.safe_meta;
+        let conclusion = (meta & FRAME_BITS) | entry.mine;
+        let forbidden = 0u64.wrapping_sub((meta & META_FORBIDDEN != 0) as u64);
         // (A cell concluded both ways is possible: images of unsound rules
         // merged. `find` reports it as a contradiction.)
-        !orders.contains(&entry.order())
-            | (mine & !FRAME_BITS != 0)
-            | (entry.forbidden() & (safe | mine != 0))
+        (!orders >> (meta >> META_ORDER_SHIFT & 15) & 1)
+            | (entry.mine & !FRAME_BITS)
+            | (conclusion & forbidden)
     };
     const FLAGS: u64 = META_NEXT | META_CHECKED;
     // One pass without a branch per entry; the (rare) entries with links
     // or checks are looked at again.
-    let (bad, flagged) = store.entries.iter().fold((false, false), |(b, f), e| {
-        (b | wrong(e), f | (e.safe_meta & FLAGS != 0))
+    let (bad, flagged) = store.entries.iter().fold((0u64, 0u64), |(b, f), e| {
+        (b | wrong(e), f | (e.safe_meta & FLAGS))
     });
+    let (bad, flagged) = (bad != 0, flagged != 0);
     if bad {
-        let e = store.entries.iter().position(wrong).unwrap_or_default();
+        let e = store
+            .entries
+            .iter()
+            .position(|e| wrong(e) != 0)
+            .unwrap_or_default();
         return Err(format!(
             "entry {e}: order out of range, or a conclusion outside the frame or on a \
              forbidden combination"
@@ -812,7 +826,6 @@ fn validate_store(store: &EntryStore, order: u8, extras: usize) -> Result<(), St
 mod tests {
     use super::*;
     use crate::board::{board_from_picture, Board};
-    use crate::rules::matcher::META_FORBIDDEN;
     use crate::rules::{GeneratorSettings, Pattern, Rule, RuleKind, Rulebase};
 
     /// A rule from a picture: `#` wall, `.` open, `?` closed, `_` any, a
