@@ -11,7 +11,8 @@
 //!    a cut at every length of the header and at points of the body,
 //!    trailing bytes, flipped bytes; and, past a checksum made to match,
 //!    bodies that are cut or have a byte changed either are rejected or
-//!    give an index that `find` can run on without panicking.
+//!    give an index that `find` can run on without panicking or naming a
+//!    cell off the board.
 
 #[path = "support/truth_boards.rs"]
 mod truth_boards;
@@ -301,7 +302,9 @@ fn a_flipped_byte_is_rejected() {
 }
 
 /// Past the checksum (made to match): a cut body is rejected, a changed
-/// byte is rejected or gives tiers that `find` runs on without a panic.
+/// byte is rejected or gives tiers that `find` runs on without a panic or
+/// a cell off the board. (Run in the test profile too: debug arithmetic
+/// checks catch what release builds would let wrap.)
 #[test]
 fn damaged_bodies_with_a_matching_checksum_never_panic() {
     let h = header_len(EMBEDDED_INDEX);
@@ -339,7 +342,10 @@ fn damaged_bodies_with_a_matching_checksum_never_panic() {
                 load(&framed).map(|tiers| {
                     for board in &boards {
                         for (_, ix) in tiers.tiers() {
-                            let _ = ix.find(board, None, &mut Vec::new());
+                            let mut out = Vec::new();
+                            let _ = ix.find(board, None, &mut out);
+                            let n = board.grid().len() as u32;
+                            assert!(out.iter().all(|(f, _)| f.cell < n), "off the board");
                         }
                     }
                 })

@@ -2143,12 +2143,16 @@ impl<S: FocusSource> Scan<'_, S> {
         if entry.safe_meta & META_CHECKED != 0 && !self.passes(store.check(e), r, c) {
             return Ok(());
         }
-        let cell_of = |bit: u32| -> u32 {
+        // A concluded cell is Closed in the pattern, so where the key
+        // matched it is an unknown cell of the board; only an index damaged
+        // past the checks of `frozen` could name a frame cell off the board,
+        // and such a cell is never reported.
+        let cell_of = |bit: u32| -> Option<u32> {
             let fr = bit as usize / FRAME_W;
             let fc = bit as usize % FRAME_W;
             let rr = (r + fr).wrapping_sub(ANCHOR_FRAME_ROW as usize);
             let cc = (c + fc).wrapping_sub(ANCHOR_FRAME_COL as usize);
-            (rr * grid.w + cc) as u32
+            (rr < grid.h && cc < grid.w).then(|| (rr * grid.w + cc) as u32)
         };
         if entry.forbidden() {
             // A forbidden combination: no assignment of the pattern's closed
@@ -2175,13 +2179,9 @@ impl<S: FocusSource> Scan<'_, S> {
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
-                self.out.push((
-                    Forced {
-                        cell: cell_of(b),
-                        value,
-                    },
-                    entry.order(),
-                ));
+                if let Some(cell) = cell_of(b) {
+                    self.out.push((Forced { cell, value }, entry.order()));
+                }
             }
         }
         Ok(())

@@ -43,7 +43,8 @@
 //! end), slot sets within the 28 slots, an empty slot in every
 //! open-addressing table (so a probe ends), conclusions inside the frame:
 //! whatever it accepts, [`RuleIndex::find`] can use without indexing out of
-//! a table or looping. What the entries conclude is not re-proven (that is
+//! a table or looping (and `find` never reports a cell off the board, which
+//! only a damaged entry could name). What the entries conclude is not re-proven (that is
 //! what rebuilding the index does): the layout version, the source checksum
 //! and the body checksum stand for it, against an index built from other
 //! rules or by another layout, and against corruption. A deliberately
@@ -1036,10 +1037,14 @@ mod tests {
                 let outcome = std::panic::catch_unwind(|| {
                     read_body(&b, 0).map(|tiers| {
                         for board in &boards {
+                            let n = board.grid().len() as u32;
+                            let dirty: Vec<u32> = (0..n).collect();
                             for (_, ix) in tiers.tiers() {
-                                let _ = ix.find(board, None, &mut Vec::new());
-                                let dirty: Vec<u32> = (0..board.grid().len() as u32).collect();
-                                let _ = ix.find(board, Some(&dirty), &mut Vec::new());
+                                for dirty in [None, Some(&dirty[..])] {
+                                    let mut out = Vec::new();
+                                    let _ = ix.find(board, dirty, &mut out);
+                                    assert!(out.iter().all(|(f, _)| f.cell < n), "off the board");
+                                }
                             }
                         }
                     })
