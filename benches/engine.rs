@@ -19,6 +19,10 @@
 //!   (`rules/default.rules`): building one `RuleIndex` per order from the
 //!   decoded rules, every orientation of every rule. Decoding the file is
 //!   not timed.
+//! - `rules/index_load`: `RuleTiers::from_index_bytes` of the index that
+//!   `build.rs` froze from the same rulebase (what the binary does instead
+//!   of `index_build`). Memory is reused from run to run, so the first
+//!   touch of fresh pages a new process pays is not in it.
 //! - `rules/match_full/order_N`: `RuleIndex::find(board, None, ..)` of tier
 //!   N (a full scan, every placement examined, no dirty list) over the
 //!   mid-game boards.
@@ -50,6 +54,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const DEFAULT_RULEBASE: &[u8] = include_bytes!("../rules/default.rules");
+/// Its rule index, frozen at compile time by `build.rs`.
+const DEFAULT_INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/default.index"));
 
 /// Fields whose mid-game boards are benchmarked (of the expert corpus).
 const BOARD_FIELDS: usize = 10;
@@ -182,6 +188,9 @@ fn rules_benches(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
     group.bench_function("index_build", |b| b.iter(|| RuleTiers::new(black_box(&rb))));
+    group.bench_function("index_load", |b| {
+        b.iter(|| RuleTiers::from_index_bytes(black_box(DEFAULT_INDEX), DEFAULT_RULEBASE))
+    });
 
     for (order, index) in tiers.tiers() {
         // The truth fits every board, so no forbidden combination may match:

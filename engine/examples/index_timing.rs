@@ -6,7 +6,8 @@
 //! Defaults: `rules/default.rules`, `/work/shared/data/sgt-expert`, 5.
 //! Every timing is the minimum over `REPEATS` runs (the machine is shared).
 //! Reports: `Rulebase::from_bytes` / `from_trusted_bytes`, `RuleIndex::new`
-//! (whole index, order 1 alone, orders ≥ 2 alone), the corpus solved with
+//! (whole index, order 1 alone, orders ≥ 2 alone), the frozen index
+//! (`RuleTiers::to_index_bytes` / `from_index_bytes`), the corpus solved with
 //! rules + methods and with the methods alone, and the rule layer's own
 //! per-call cost from the solver's statistics. Then a replay: every
 //! `RuleIndex::find` call of a rules-first solve of the corpus (board and
@@ -17,7 +18,7 @@ use sapper_engine::formats::thesis::{find_fields, read_field};
 use sapper_engine::methods::{self, MethodTable};
 use sapper_engine::rules::matcher::FociReading;
 use sapper_engine::rules::{matcher::RuleIndex, Rule, Rulebase};
-use sapper_engine::solver::{solve_field_with, starting_board, Layers};
+use sapper_engine::solver::{solve_field_with, starting_board, Layers, RuleTiers};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -226,12 +227,24 @@ fn main() {
         let t1 = Instant::now();
         let ix = RuleIndex::new(&rb);
         let t2 = Instant::now();
+        let tiers = RuleTiers::new(&rb);
+        let t3 = Instant::now();
+        let frozen = tiers.to_index_bytes(&bytes);
+        drop(tiers);
+        let t4 = Instant::now();
+        let thawed = RuleTiers::from_index_bytes(&frozen, &bytes).expect("a valid index");
+        let t5 = Instant::now();
         println!(
-            "{path} cold: from_trusted_bytes {:.2} ms, RuleIndex::new {:.2} ms ({} rules)",
+            "{path} cold: from_trusted_bytes {:.2} ms, RuleIndex::new {:.2} ms ({} rules), \
+             RuleTiers::new {:.2} ms; frozen index {} bytes, from_index_bytes {:.2} ms",
             ms(t1 - t0),
             ms(t2 - t1),
-            ix.len()
+            ix.len(),
+            ms(t3 - t2),
+            frozen.len(),
+            ms(t5 - t4),
         );
+        assert_eq!(thawed.len(), ix.len());
         return;
     }
     // Replaying only (see below): build once.
@@ -260,6 +273,25 @@ fn main() {
         ms(t_index2),
     );
     println!("  {:?}", ix.stats());
+    // The frozen index (what the `sapper` binary embeds for the default
+    // rulebase): writing it, its body checksum alone, and reading it back.
+    let tiers = RuleTiers::new(&rb);
+    let (t_freeze, frozen) = best_of(build_repeats, || tiers.to_index_bytes(&bytes));
+    let (t_checksum, _) = best_of(build_repeats, || {
+        sapper_engine::rules::frozen::checksum64(&frozen)
+    });
+    let (t_thaw, thawed) = best_of(build_repeats, || {
+        RuleTiers::from_index_bytes(&frozen, &bytes).expect("a valid index")
+    });
+    assert!(thawed == tiers, "the frozen index reads back differently");
+    println!(
+        "  frozen index: {} bytes; to_index_bytes {:.2} ms, from_index_bytes {:.3} ms \
+         (of which the checksum of the whole {:.3} ms)",
+        frozen.len(),
+        ms(t_freeze),
+        ms(t_thaw),
+        ms(t_checksum),
+    );
     assert_eq!(ix1.len() + ix2.len(), ix.len());
 
     let refs = find_fields(Path::new(&corpus)).expect("corpus");
@@ -304,7 +336,6 @@ fn main() {
         return;
     }
 
-    let tiers = sapper_engine::solver::RuleTiers::new(&rb);
     let with_rules = Layers {
         rules: Some(&tiers),
         methods: true,

@@ -33,6 +33,7 @@ use std::time::Instant;
 /// method; the costlier pair (and higher) lookups run only in rounds where
 /// no lower order fires — the same "cheapest first" idea as the methods'
 /// `t_c` order.
+#[derive(Debug, PartialEq, Eq)]
 pub struct RuleTiers {
     tiers: Vec<(u8, RuleIndex)>,
 }
@@ -55,6 +56,11 @@ impl RuleTiers {
                 (order, RuleIndex::from_rules(&rules))
             })
             .collect();
+        RuleTiers { tiers }
+    }
+
+    /// Tiers as [`RuleTiers::new`] makes them (for `rules::matcher::frozen`).
+    pub(crate) fn from_tiers(tiers: Vec<(u8, RuleIndex)>) -> RuleTiers {
         RuleTiers { tiers }
     }
 

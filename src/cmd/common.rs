@@ -105,6 +105,39 @@ pub fn median(v: &mut [f64]) -> f64 {
 /// files around. Regenerate with `sapper synth --order 2 -o rules/default.rules`.
 pub const DEFAULT_RULEBASE: &[u8] = include_bytes!("../../rules/default.rules");
 
+/// [`DEFAULT_RULEBASE`]'s rule index, built at compile time by `build.rs`
+/// (`RuleTiers::to_index_bytes`): loading it costs a fraction of a
+/// millisecond, indexing the rulebase several.
+pub const DEFAULT_INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/default.index"));
+
+/// The default rulebase's tiers: the embedded index, or — should it be
+/// rejected, which `tests/frozen_index.rs` shows does not happen — the
+/// embedded rulebase indexed now, with a warning.
+pub fn default_tiers() -> Result<sapper_engine::solver::RuleTiers, super::CliError> {
+    use sapper_engine::solver::RuleTiers;
+    match RuleTiers::from_index_bytes(DEFAULT_INDEX, DEFAULT_RULEBASE) {
+        Ok(tiers) => Ok(tiers),
+        Err(e) => {
+            eprintln!(
+                "sapper: warning: the embedded rule index is rejected ({e}); indexing the \
+                 embedded rulebase instead"
+            );
+            let (rb, _) = load_rulebase("default")?;
+            Ok(RuleTiers::new(&rb))
+        }
+    }
+}
+
+/// The rule tiers of a rulebase (a path, or `default` for the embedded
+/// one, whose index is embedded too).
+pub fn load_tiers(arg: &str) -> Result<sapper_engine::solver::RuleTiers, super::CliError> {
+    if arg == "default" {
+        return default_tiers();
+    }
+    let (rb, _) = load_rulebase(arg)?;
+    Ok(sapper_engine::solver::RuleTiers::new(&rb))
+}
+
 /// `--rules FILE` / `--no-rules`, shared by solve, analyse and bench.
 #[derive(clap::Args, Clone, Debug)]
 pub struct RulesArgs {
@@ -145,7 +178,6 @@ impl RulesArgs {
             Some(p) => p.to_string_lossy().into_owned(),
             None => "default".to_string(),
         };
-        let (rb, _) = load_rulebase(&arg)?;
-        Ok(Some(sapper_engine::solver::RuleTiers::new(&rb)))
+        load_tiers(&arg).map(Some)
     }
 }

@@ -1,6 +1,8 @@
 //! `sapper solve`: no-guess play on fields with ground truth.
 
-use super::common::{by_source_json, load_rulebase, median, print_method_table, round3, RulesArgs};
+use super::common::{
+    by_source_json, load_rulebase, load_tiers, median, print_method_table, round3, RulesArgs,
+};
 use super::CliError;
 use rayon::prelude::*;
 use sapper_engine::formats::thesis::{find_fields, read_expected, read_field, FieldRef};
@@ -152,8 +154,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                             |p| p.to_string_lossy().into_owned(),
                         )
                     };
-                    let (rb, _) = load_rulebase(&source)?;
-                    Ok(Some(RuleTiers::new(&rb)))
+                    load_tiers(&source).map(Some)
                 }
                 None => args.rules.index(),
             }

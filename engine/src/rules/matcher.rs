@@ -107,6 +107,8 @@ use crate::rules::{PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES};
 use hashbrown::HashMap;
 use std::fmt;
 
+pub mod frozen;
+
 /// Width of the frame (columns `anchor col − 4 ..= anchor col + 4`).
 const FRAME_W: usize = 9;
 /// Height of the frame (rows `anchor row − 1 ..= anchor row + 4`).
@@ -408,7 +410,7 @@ fn key_hash(lo: u64, hi: u64) -> u64 {
 /// word per key, 8 bits per key (about 5% false positives). Most placements
 /// match no rule; the filter (a few hundred KB, mostly cache-resident)
 /// answers "no" for most of them without touching the large hash table.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct KeyFilter {
     words: Vec<u64>,
     mask: u64,
@@ -507,7 +509,7 @@ const NO_CHECK: Check = Check {
 
 /// Entries of one kind of key (order 1, order 2, or orders ≥ 3), with
 /// their rare extras.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct EntryStore {
     entries: Vec<Entry>,
     /// Orders ≥ 3: the key of each entry (the table holds only tags).
@@ -547,7 +549,7 @@ impl EntryStore {
 /// slots `tag << 32 | entry` (the key is kept beside the entry), at most two
 /// thirds full. The tag (32 other bits of the hash) makes comparing a key
 /// that is not there almost never touch the keys.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct KeyTable {
     slots: Vec<u64>,
     len: usize,
@@ -690,7 +692,7 @@ fn pair_hash(key: u32) -> u64 {
 /// The order-2 keys: open addressing with linear probing over 8-byte slots
 /// `key << 32 | entry`, at most two thirds full. A probe compares whole
 /// keys without leaving the slot.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct PairTable {
     slots: Vec<u64>,
     len: usize,
@@ -814,7 +816,7 @@ pub struct IndexStats {
 
 /// A rulebase prepared for fast matching. Build once per rulebase with
 /// [`RuleIndex::new`]; [`RuleIndex::find`] does no allocation per placement.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleIndex {
     /// Entries of order 1 (kept apart: few, and touched by most numbers),
     /// order 2, and orders ≥ 3.
@@ -2311,12 +2313,16 @@ impl<S: FocusSource> Scan<'_, S> {
         if entry.safe_meta & META_CHECKED != 0 && !self.passes(store.check(e), r, c) {
             return Ok(());
         }
-        let cell_of = |bit: u32| -> u32 {
+        // A concluded cell is Closed in the pattern, so where the key
+        // matched it is an unknown cell of the board; only an index damaged
+        // past the checks of `frozen` could name a frame cell off the board,
+        // and such a cell is never reported.
+        let cell_of = |bit: u32| -> Option<u32> {
             let fr = bit as usize / FRAME_W;
             let fc = bit as usize % FRAME_W;
             let rr = (r + fr).wrapping_sub(ANCHOR_FRAME_ROW as usize);
             let cc = (c + fc).wrapping_sub(ANCHOR_FRAME_COL as usize);
-            (rr * grid.w + cc) as u32
+            (rr < grid.h && cc < grid.w).then(|| (rr * grid.w + cc) as u32)
         };
         if entry.forbidden() {
             // A forbidden combination: no assignment of the pattern's closed
@@ -2343,13 +2349,9 @@ impl<S: FocusSource> Scan<'_, S> {
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
-                self.out.push((
-                    Forced {
-                        cell: cell_of(b),
-                        value,
-                    },
-                    entry.order(),
-                ));
+                if let Some(cell) = cell_of(b) {
+                    self.out.push((Forced { cell, value }, entry.order()));
+                }
             }
         }
         Ok(())

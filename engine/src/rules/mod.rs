@@ -22,6 +22,8 @@ pub mod learn;
 pub mod matcher;
 pub mod verify;
 
+pub use matcher::frozen;
+
 /// How a rulebase was generated (stored in the file header).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GeneratorSettings {
