@@ -274,7 +274,9 @@ fn read_body(body: &[u8], base: usize) -> Result<RuleTiers, IndexError> {
         }
         let index = read_index(&mut r)?;
         validate(&index).map_err(|e| corrupt(format!("tier {t} (order {order}): {e}")))?;
-        tiers.push((order, index));
+        // The flat order-1 table is derived, not stored: rebuilt from the
+        // (validated) order-1 chains.
+        tiers.push((order, index.with_order1_outcomes()));
     }
     if r.pos < body.len() {
         return Err(IndexError::TrailingBytes {
@@ -623,6 +625,7 @@ fn read_index(r: &mut Reader<'_>) -> Result<RuleIndex, IndexError> {
         entries2,
         entries,
         extras,
+        order1_outcomes: Vec::new(),
         order1,
         pairs: PairTable {
             len: filled(&pair_slots),
