@@ -46,6 +46,13 @@
 //! - Order 1 has no slots and its key is `(value, 3×3 closed mask)`, the
 //!   *order-1 index* `value · 512 + mask9`: a dense table of `9 × 512`
 //!   chain heads, no hashing.
+//! - An index of order-1 rules alone (the solver's first tier) also holds
+//!   them flattened: per `(value, closed mask)` — the board keeps each
+//!   number's closed-neighbour mask ([`Board::closed_mask`]) — the union of
+//!   the conclusions of every entry under that key, as direction masks
+//!   (`order1_outcomes`, built from the chains when the index is built or
+//!   loaded; left empty when an order-1 entry has wall or extra-cell
+//!   tests). A dirty number is then one table read.
 //! - Order 2 (almost every rule of the default rulebase) has the same
 //!   information in 31 bits: both foci's order-1 indices and the slot (the
 //!   two 3×3 masks are exactly the closed mask of `U`). An open-addressing
