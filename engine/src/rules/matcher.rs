@@ -209,10 +209,9 @@ const ORDERS_ABOVE_2: u16 = !0b111;
 type FocusClasses = [u16; 81];
 
 /// Per closed-neighbour mask of [`Board::closed_mask`] (bit `d` for
-/// direction `d` of [`crate::grid::DIRECTIONS`]): the same cells as a
-/// "spread" mask (row stride [`FRAME_W`], the number at bit
-/// `FRAME_W + 1`).
-const SPREAD_OF_CLOSED: [u32; 256] = {
+/// direction `d` of [`crate::grid::DIRECTIONS`]): the same cells in a 3×3
+/// box laid out with row stride `stride` (the number at bit `stride + 1`).
+const fn closed_mask_layout(stride: usize) -> [u32; 256] {
     let mut t = [0u32; 256];
     let mut m = 0;
     while m < 256 {
@@ -220,33 +219,21 @@ const SPREAD_OF_CLOSED: [u32; 256] = {
         while d < 8 {
             if m >> d & 1 == 1 {
                 let (dr, dc) = crate::grid::DIRECTIONS[d];
-                t[m] |= 1 << ((dr + 1) as usize * FRAME_W + (dc + 1) as usize);
+                t[m] |= 1 << ((dr + 1) as usize * stride + (dc + 1) as usize);
             }
             d += 1;
         }
         m += 1;
     }
     t
-};
+}
 
-/// Per closed-neighbour mask: the same cells as a row-major 3×3 mask
-/// (bit `3·row + col`, the number at bit 4), the order-1 key's mask.
-const MASK9_OF_CLOSED: [u16; 256] = {
-    let mut t = [0u16; 256];
-    let mut m = 0;
-    while m < 256 {
-        let mut d = 0;
-        while d < 8 {
-            if m >> d & 1 == 1 {
-                let (dr, dc) = crate::grid::DIRECTIONS[d];
-                t[m] |= 1 << ((dr + 1) as usize * 3 + (dc + 1) as usize);
-            }
-            d += 1;
-        }
-        m += 1;
-    }
-    t
-};
+/// Closed mask → "spread" mask (row stride [`FRAME_W`]).
+const SPREAD_OF_CLOSED: [u32; 256] = closed_mask_layout(FRAME_W);
+
+/// Closed mask → row-major 3×3 mask (bit `3·row + col`), the order-1
+/// key's mask.
+const MASK9_OF_CLOSED: [u32; 256] = closed_mask_layout(3);
 
 /// What the order-1 rules conclude around a number with a given effective
 /// value and closed-neighbour mask, in one word: the directions
@@ -294,7 +281,7 @@ fn focus_info(board: &Board, classes: &FocusClasses, r: usize, c: usize) -> Focu
     let closed = board.closed_mask(i) as usize;
     FocusInfo {
         spread: SPREAD_OF_CLOSED[closed],
-        order1: (effective as u32 * 512 + MASK9_OF_CLOSED[closed] as u32) as u16,
+        order1: (effective as u32 * 512 + MASK9_OF_CLOSED[closed]) as u16,
         orders,
     }
 }

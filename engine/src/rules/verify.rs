@@ -32,16 +32,7 @@ pub const MAX_SIDE: u8 = 8;
 pub const MAX_VALUE: u8 = 8;
 
 /// The 8 neighbour offsets of a cell.
-const NEIGHBOUR_OFFSETS: [(isize, isize); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
+const NEIGHBOUR_OFFSETS: [(isize, isize); 8] = crate::grid::DIRECTIONS;
 
 /// Checks that `rule` is well formed, independently of whether it is sound:
 ///
