@@ -417,20 +417,39 @@ fn parse_csv_grid_strict<T>(
     }
     let mut out = Vec::with_capacity(grid.len());
     let mut at = 0;
+    // The usual line: `w` one-byte entries and `w - 1` commas — entries at
+    // even offsets, commas at odd ones — then the line end.
+    let short = 2 * grid.w - 1;
     for row in 0..grid.h {
-        for col in 0..grid.w {
-            let start = at;
-            while at < bytes.len() && !matches!(bytes[at], b',' | b'\n' | b'\r') {
-                at += 1;
-            }
-            out.push(parse_entry(&bytes[start..at])?);
-            if col + 1 < grid.w {
-                if bytes.get(at) != Some(&b',') {
-                    return None;
+        let last = row + 1 == grid.h;
+        match bytes.get(at..at + short) {
+            Some(line) if matches!(bytes.get(at + short), None | Some(b'\n' | b'\r')) => {
+                for (k, pair) in line.chunks(2).enumerate() {
+                    if k + 1 < grid.w && pair[1] != b',' {
+                        return None;
+                    }
+                    out.push(parse_entry(&pair[..1])?);
                 }
-                at += 1;
+                at += short;
+            }
+            _ => {
+                for col in 0..grid.w {
+                    let start = at;
+                    while at < bytes.len() && !matches!(bytes[at], b',' | b'\n' | b'\r') {
+                        at += 1;
+                    }
+                    out.push(parse_entry(&bytes[start..at])?);
+                    if col + 1 < grid.w {
+                        if bytes.get(at) != Some(&b',') {
+                            return None;
+                        }
+                        at += 1;
+                    }
+                }
             }
         }
+        // The line end: `\n` or `\r\n`, or the end of the text after the
+        // last row.
         if bytes.get(at) == Some(&b'\r') {
             at += 1;
             if bytes.get(at) != Some(&b'\n') {
@@ -439,7 +458,7 @@ fn parse_csv_grid_strict<T>(
         }
         match bytes.get(at) {
             Some(b'\n') => at += 1,
-            None if row + 1 == grid.h => {}
+            None if last => {}
             _ => return None,
         }
     }
