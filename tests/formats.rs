@@ -61,6 +61,41 @@ fn field_texts(f: &Field) -> [String; 3] {
     [info, status, values]
 }
 
+/// Symbolic links to folders are followed, but a link back to a folder
+/// already searched (an ancestor: a cycle; or a field reached twice) is
+/// not searched again: every field is found once.
+#[cfg(unix)]
+#[test]
+fn symbolic_links_are_followed_once() {
+    use std::os::unix::fs::symlink;
+    let tmp = TempDir::new("links");
+    let small = field_from_mines(
+        Grid::new(2, 3),
+        vec![true, false, false, false, false, true],
+    );
+    write_field(&tmp.0.join("corpus/a/field_1"), &small);
+    write_field(&tmp.0.join("elsewhere/field_9"), &small);
+    // A cycle (a link to the corpus inside it), a second way to a field,
+    // and a link to a field outside the corpus.
+    symlink(tmp.0.join("corpus"), tmp.0.join("corpus/a/loop")).unwrap();
+    symlink(tmp.0.join("corpus/a/field_1"), tmp.0.join("corpus/again")).unwrap();
+    symlink(tmp.0.join("elsewhere/field_9"), tmp.0.join("corpus/b")).unwrap();
+    let fields = find_fields(&tmp.0.join("corpus")).unwrap();
+    let mut names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+    names.sort();
+    // `a/field_1` and `again` are one folder: whichever the listing meets
+    // first is kept.
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.contains(&"b"), "{names:?}");
+    assert!(
+        names.contains(&"a/field_1") || names.contains(&"again"),
+        "{names:?}"
+    );
+    for f in &fields {
+        assert_eq!(read_field(&f.dir).unwrap(), small);
+    }
+}
+
 fn write_field(dir: &Path, f: &Field) {
     std::fs::create_dir_all(dir).unwrap();
     let [info, status, values] = field_texts(f);

@@ -608,10 +608,17 @@ pub fn find_fields(path: &Path) -> Result<Vec<FieldRef>, FormatError> {
 
     let mut found: Vec<(Vec<String>, PathBuf)> = Vec::new();
     let mut visited = HashSet::new();
-    if let Ok(canonical) = path.canonicalize() {
-        visited.insert(canonical);
+    let canonical = path.canonicalize().ok();
+    if let Some(c) = &canonical {
+        visited.insert(c.clone());
     }
-    search(path, &mut Vec::new(), &mut visited, &mut found)?;
+    search(
+        path,
+        canonical.as_deref(),
+        &mut Vec::new(),
+        &mut visited,
+        &mut found,
+    )?;
     if found.is_empty() {
         return Err(FormatError::new(
             path,
@@ -638,10 +645,13 @@ pub fn find_fields(path: &Path) -> Result<Vec<FieldRef>, FormatError> {
 }
 
 /// Depth-first search below `dir` (reached by the relative components
-/// `rel`). Symbolic links to folders are followed; `visited` (canonical
-/// paths) stops cycles.
+/// `rel`; `canonical` is its canonical path, when known). Symbolic links to
+/// folders are followed; `visited` (canonical paths) stops cycles. A real
+/// sub-folder's canonical path is its parent's joined with its name — no
+/// system call; only symbolic links are resolved.
 fn search(
     dir: &Path,
+    canonical: Option<&Path>,
     rel: &mut Vec<String>,
     visited: &mut HashSet<PathBuf>,
     found: &mut Vec<(Vec<String>, PathBuf)>,
@@ -650,12 +660,22 @@ fn search(
     for entry in std::fs::read_dir(dir).map_err(unreadable)? {
         let entry = entry.map_err(unreadable)?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let sub = entry.path();
-        if name.starts_with('.') || !sub.is_dir() {
+        if name.starts_with('.') {
             continue;
         }
-        if let Ok(canonical) = sub.canonicalize() {
-            if !visited.insert(canonical) {
+        let sub = entry.path();
+        // The entry's own type comes with the listing; a symbolic link (or
+        // an unknown type) is asked about what it points to.
+        let real_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if !real_dir && !sub.is_dir() {
+            continue;
+        }
+        let sub_canonical = match (real_dir, canonical) {
+            (true, Some(c)) => Some(c.join(entry.file_name())),
+            _ => sub.canonicalize().ok(),
+        };
+        if let Some(c) = &sub_canonical {
+            if !visited.insert(c.clone()) {
                 continue;
             }
         }
@@ -663,7 +683,7 @@ fn search(
         if sub.join(FIELD_INFO_FILE).is_file() {
             found.push((rel.clone(), sub));
         } else {
-            search(&sub, rel, visited, found)?;
+            search(&sub, sub_canonical.as_deref(), rel, visited, found)?;
         }
         rel.pop();
     }
