@@ -5,6 +5,9 @@
 //! - [`grid`]: the rectangle and its neighbourhoods (edges handled once);
 //! - [`board`]: cell states, ground-truth [`Field`]s, player [`Position`]s
 //!   and the deduction vocabulary ([`Forced`], [`Source`], [`Method`]);
+//! - [`constraints`]: the equations of a position, its frontier components
+//!   and interior — what every exact method reasons over; `bitset`: sets
+//!   of mine counts;
 //! - [`formats`]: readers for the thesis layout and the position text format;
 //! - [`methods`]: the four methods of the research — single-cell, linked
 //!   cells 1, linked cells 2, hypotheses — one module each;
@@ -15,8 +18,10 @@
 //! Every deduction in this crate is proven; where one is made, a comment
 //! says why it holds.
 
+pub(crate) mod bitset;
 pub mod board;
 pub mod brute;
+pub mod constraints;
 pub mod formats;
 pub mod grid;
 pub mod methods;

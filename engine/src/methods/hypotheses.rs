@@ -72,7 +72,12 @@
 //! exponential only in the number of simultaneously active equations, which
 //! along a real frontier stays small. [`find_profiled`] reports the sizes.
 
+use crate::bitset::{
+    any_in_range, clear_from, for_each_bit, get_bit, highest_bit, intersects_shl, lowest_bit,
+    or_shl, or_shr, set_bit, set_range,
+};
 use crate::board::{Board, Contradiction, Forced, Value};
+use crate::constraints::{Component, System};
 use hashbrown::HashTable;
 
 const NONE: u32 = u32::MAX;
@@ -114,8 +119,8 @@ pub fn find_profiled(board: &Board, out: &mut Vec<Forced>) -> Result<Profile, Co
     let components = system.components();
     let mut profile = Profile {
         components: components.len(),
-        frontier_cells: system.var_cell.len(),
-        interior_cells: system.interior.len(),
+        frontier_cells: system.frontier().len(),
+        interior_cells: system.interior().len(),
         ..Profile::default()
     };
 
@@ -132,13 +137,13 @@ pub fn find_profiled(board: &Board, out: &mut Vec<Forced>) -> Result<Profile, Co
         programmes.push(dp);
     }
 
-    let counts = combine_counts(board, &programmes, system.interior.len())?;
+    let counts = combine_counts(board, &programmes, system.interior().len())?;
     profile.count_binds = counts.binds;
 
     let start = out.len();
     for (dp, allowed) in programmes.iter().zip(&counts.allowed) {
         dp.backward(allowed, |var, can_safe, can_mine| {
-            let cell = system.var_cell[var as usize];
+            let cell = system.cell(var);
             // The cell is forced iff the opposite hypothesis has no solution
             // of the whole system (the backward pass decided both exactly).
             if can_mine && !can_safe {
@@ -170,200 +175,10 @@ pub fn find_profiled(board: &Board, out: &mut Vec<Forced>) -> Result<Profile, Co
         _ => None,
     };
     if let Some(value) = interior_value {
-        out.extend(system.interior.iter().map(|&cell| Forced { cell, value }));
+        out.extend(system.interior().iter().map(|&cell| Forced { cell, value }));
     }
     out[start..].sort_unstable_by_key(|f| f.cell);
     Ok(profile)
-}
-
-/// Up to eight ids (one neighbourhood's worth), on the stack.
-#[derive(Clone, Copy, Debug)]
-struct Few {
-    ids: [u32; 8],
-    len: u8,
-}
-
-impl Few {
-    const EMPTY: Few = Few {
-        ids: [0; 8],
-        len: 0,
-    };
-
-    #[inline]
-    fn push(&mut self, id: u32) {
-        self.ids[self.len as usize] = id;
-        self.len += 1;
-    }
-
-    #[inline]
-    fn as_slice(&self) -> &[u32] {
-        &self.ids[..self.len as usize]
-    }
-}
-
-/// One revealed number's equation: `Σ x_vars = target`.
-#[derive(Clone, Copy, Debug)]
-struct Equation {
-    /// The number's cell.
-    number: u32,
-    target: u8,
-    vars: Few,
-}
-
-/// The equations of a board, over its frontier cells.
-struct System {
-    /// Cell of each variable (frontier cell), in index order.
-    var_cell: Vec<u32>,
-    /// Equations each variable appears in.
-    var_eqs: Vec<Few>,
-    /// Equations of the numbers with a closed neighbour, in index order.
-    eqs: Vec<Equation>,
-    /// Closed cells with no revealed neighbour.
-    interior: Vec<u32>,
-    grid_w: usize,
-}
-
-/// One frontier component: its variables and equations, in index order.
-struct Component {
-    vars: Vec<u32>,
-    eqs: Vec<u32>,
-}
-
-impl System {
-    fn build(board: &Board) -> Result<System, Contradiction> {
-        let grid = board.grid();
-        let n = grid.len() as u32;
-        // One pass over the numbers: each one's closed neighbours (as
-        // cells for now) and effective value. Its closed neighbours are
-        // frontier cells.
-        let mut var_of = vec![NONE; n as usize];
-        let mut eqs = Vec::new();
-        for i in 0..n {
-            // The board keeps each number's effective value and closed
-            // neighbours: most numbers are settled (no closed neighbour)
-            // and are checked without reading their neighbourhood.
-            let Some((need, closed)) = board.effective(i) else {
-                continue;
-            };
-            let closed = closed as i32;
-            // A single number that no assignment of its own closed
-            // neighbours satisfies already rules out every layout.
-            if closed == 0 && need != 0 {
-                return Err(Contradiction::new(
-                    vec![i],
-                    format!("number needs {need} more mines but has no closed neighbour"),
-                ));
-            }
-            if need < 0 {
-                return Err(Contradiction::new(
-                    vec![i],
-                    "more known mines (flagged or proven) around it than its number",
-                ));
-            }
-            if need > closed {
-                return Err(Contradiction::new(
-                    vec![i],
-                    format!("number needs {need} mines among {closed} closed neighbours"),
-                ));
-            }
-            if closed == 0 {
-                continue; // satisfied, constrains nothing
-            }
-            let mut closed_cells = Few::EMPTY;
-            let around = grid.neighbours_by_direction(i);
-            let mut dirs = board.closed_mask(i);
-            while dirs != 0 {
-                closed_cells.push(around.cells[dirs.trailing_zeros() as usize]);
-                dirs &= dirs - 1;
-            }
-            for &c in closed_cells.as_slice() {
-                var_of[c as usize] = 0; // frontier; numbered below
-            }
-            eqs.push(Equation {
-                number: i,
-                target: need as u8,
-                vars: closed_cells,
-            });
-        }
-        // Number the frontier cells in index order; the rest of the closed
-        // cells are interior.
-        let mut var_cell = Vec::new();
-        let mut interior = Vec::new();
-        for i in 0..n {
-            if !board.cell(i).is_unknown() {
-                continue;
-            }
-            if var_of[i as usize] == NONE {
-                interior.push(i);
-            } else {
-                var_of[i as usize] = var_cell.len() as u32;
-                var_cell.push(i);
-            }
-        }
-        let mut var_eqs = vec![Few::EMPTY; var_cell.len()];
-        for (e, eq) in eqs.iter_mut().enumerate() {
-            for v in &mut eq.vars.ids[..eq.vars.len as usize] {
-                *v = var_of[*v as usize];
-                var_eqs[*v as usize].push(e as u32);
-            }
-        }
-        Ok(System {
-            var_cell,
-            var_eqs,
-            eqs,
-            interior,
-            grid_w: grid.w,
-        })
-    }
-
-    /// The frontier components, ordered by their first cell.
-    fn components(&self) -> Vec<Component> {
-        let nv = self.var_cell.len();
-        let mut parent: Vec<u32> = (0..nv as u32).collect();
-        fn root(parent: &mut [u32], mut x: u32) -> u32 {
-            while parent[x as usize] != x {
-                let up = parent[parent[x as usize] as usize];
-                parent[x as usize] = up;
-                x = up;
-            }
-            x
-        }
-        for eq in &self.eqs {
-            let vars = eq.vars.as_slice();
-            let mut first = root(&mut parent, vars[0]);
-            for &v in &vars[1..] {
-                let r = root(&mut parent, v);
-                if r != first {
-                    // Attach the larger root under the smaller; the merged
-                    // set's root is the smaller one.
-                    let (lo, hi) = if r < first { (r, first) } else { (first, r) };
-                    parent[hi as usize] = lo;
-                    first = lo;
-                }
-            }
-        }
-        let mut comp_of_root = vec![NONE; nv];
-        let mut components: Vec<Component> = Vec::new();
-        let mut comp_of_var = vec![0u32; nv];
-        for v in 0..nv as u32 {
-            let r = root(&mut parent, v) as usize;
-            if comp_of_root[r] == NONE {
-                comp_of_root[r] = components.len() as u32;
-                components.push(Component {
-                    vars: Vec::new(),
-                    eqs: Vec::new(),
-                });
-            }
-            let c = comp_of_root[r];
-            comp_of_var[v as usize] = c;
-            components[c as usize].vars.push(v);
-        }
-        for (e, eq) in self.eqs.iter().enumerate() {
-            let c = comp_of_var[eq.vars.as_slice()[0] as usize];
-            components[c as usize].eqs.push(e as u32);
-        }
-        components
-    }
 }
 
 /// Per-call buffers, reused from one component to the next.
@@ -386,8 +201,8 @@ struct Scratch {
 impl Scratch {
     fn new(system: &System) -> Scratch {
         Scratch {
-            local_var: vec![NONE; system.var_cell.len()],
-            local_eq: vec![NONE; system.eqs.len()],
+            local_var: vec![NONE; system.frontier().len()],
+            local_eq: vec![NONE; system.equations().len()],
             table: HashTable::new(),
             hashes: Vec::new(),
             keys: Vec::new(),
@@ -440,7 +255,7 @@ impl ComponentDp {
         for (l, &v) in component.vars.iter().enumerate() {
             scratch.local_var[v as usize] = l as u32;
         }
-        for (l, &e) in component.eqs.iter().enumerate() {
+        for (l, &e) in component.equations.iter().enumerate() {
             scratch.local_eq[e as usize] = l as u32;
         }
         let order = choose_order(system, component, scratch);
@@ -529,16 +344,16 @@ impl ComponentDp {
             }
             if next_len == 0 {
                 let mut numbers: Vec<u32> = component
-                    .eqs
+                    .equations
                     .iter()
-                    .map(|&e| system.eqs[e as usize].number)
+                    .map(|&e| system.equation(e).number)
                     .collect();
                 numbers.sort_unstable();
                 return Err(Contradiction::new(
                     numbers,
                     format!(
                         "these {} numbers admit no mine layout of their {} closed neighbours together",
-                        component.eqs.len(),
+                        component.equations.len(),
                         n
                     ),
                 ));
@@ -636,11 +451,11 @@ fn choose_order(system: &System, component: &Component, scratch: &Scratch) -> Ve
         return best; // small: any sensible order is cheap
     }
     let mut best_cost = estimated_cost(system, component, &best, scratch, f64::INFINITY);
-    let w = system.grid_w;
+    let w = system.grid().w;
     let row_major = component.vars.clone(); // variables are in cell order
     let mut column_major = component.vars.clone();
     column_major.sort_by_key(|&v| {
-        let c = system.var_cell[v as usize] as usize;
+        let c = system.cell(v) as usize;
         (c % w, c / w)
     });
     for sweep in [row_major, column_major] {
@@ -664,17 +479,17 @@ fn estimated_cost(
     scratch: &Scratch,
     give_up: f64,
 ) -> f64 {
-    let m = component.eqs.len();
+    let m = component.equations.len();
     let mut left: Vec<u8> = component
-        .eqs
+        .equations
         .iter()
-        .map(|&e| system.eqs[e as usize].vars.len)
+        .map(|&e| system.equation(e).vars.len() as u8)
         .collect();
     let mut decided = vec![0u8; m];
     let mut active: Vec<u32> = Vec::new();
     let mut total = 0.0;
     for &x in order {
-        for &e in system.var_eqs[x as usize].as_slice() {
+        for &e in system.equations_of(x) {
             let le = scratch.local_eq[e as usize] as usize;
             if decided[le] == 0 {
                 active.push(le as u32);
@@ -686,7 +501,7 @@ fn estimated_cost(
         let mut layer = 1.0f64;
         for &le in &active {
             let le = le as usize;
-            let t = system.eqs[component.eqs[le] as usize].target;
+            let t = system.equation(component.equations[le]).target;
             layer *= partial_sum_range(t, decided[le], left[le]) as f64;
         }
         total += layer;
@@ -726,8 +541,8 @@ fn greedy_order(system: &System, component: &Component, scratch: &Scratch) -> Ve
             if dx > far_d || (dx == far_d && x < far) {
                 far = x;
             }
-            for &e in system.var_eqs[x as usize].as_slice() {
-                for &y in system.eqs[e as usize].vars.as_slice() {
+            for &e in system.equations_of(x) {
+                for &y in system.equation(e).vars.as_slice() {
                     if dist[local(y)] == u32::MAX {
                         dist[local(y)] = dx + 1;
                         queue.push(y);
@@ -740,18 +555,18 @@ fn greedy_order(system: &System, component: &Component, scratch: &Scratch) -> Ve
     let start = bfs(component.vars[0], &mut dist);
     bfs(start, &mut dist);
 
-    let m = component.eqs.len();
+    let m = component.equations.len();
     let mut left: Vec<u8> = component
-        .eqs
+        .equations
         .iter()
-        .map(|&e| system.eqs[e as usize].vars.len)
+        .map(|&e| system.equation(e).vars.len() as u8)
         .collect();
     let mut decided_in = vec![0u8; m];
     let factor = |x: u32, left: &[u8], decided_in: &[u8]| -> f64 {
         let mut f = 1.0;
-        for &e in system.var_eqs[x as usize].as_slice() {
+        for &e in system.equations_of(x) {
             let le = scratch.local_eq[e as usize] as usize;
-            let (t, d, l) = (system.eqs[e as usize].target, decided_in[le], left[le]);
+            let (t, d, l) = (system.equation(e).target, decided_in[le], left[le]);
             f *= partial_sum_range(t, d + 1, l - 1) as f64 / partial_sum_range(t, d, l) as f64;
         }
         f
@@ -779,15 +594,15 @@ fn greedy_order(system: &System, component: &Component, scratch: &Scratch) -> Ve
         let x = candidates.swap_remove(pick);
         decided[local(x)] = true;
         order.push(x);
-        for &e in system.var_eqs[x as usize].as_slice() {
+        for &e in system.equations_of(x) {
             let le = scratch.local_eq[e as usize] as usize;
             decided_in[le] += 1;
             left[le] -= 1;
         }
         // Cells sharing an equation with x: new candidates, and the only
         // ones whose factor changed.
-        for &e in system.var_eqs[x as usize].as_slice() {
-            for &y in system.eqs[e as usize].vars.as_slice() {
+        for &e in system.equations_of(x) {
+            for &y in system.equation(e).vars.as_slice() {
                 let ly = local(y);
                 if decided[ly] {
                     continue;
@@ -814,31 +629,26 @@ fn step_plans(
     scratch: &Scratch,
 ) -> (Vec<Slot>, Vec<usize>) {
     let mut left: Vec<u8> = component
-        .eqs
+        .equations
         .iter()
-        .map(|&e| system.eqs[e as usize].vars.len)
+        .map(|&e| system.equation(e).vars.len() as u8)
         .collect();
-    let mut opened = vec![false; component.eqs.len()];
+    let mut opened = vec![false; component.equations.len()];
     let mut active: Vec<u32> = Vec::new(); // local equation ids, key order
     let mut next_active: Vec<u32> = Vec::new();
     let mut slots = Vec::new();
     let mut start = Vec::with_capacity(order.len() + 1);
     for &x in order {
         start.push(slots.len());
-        let eqs_of_x = system.var_eqs[x as usize];
-        let touches = |le: u32| {
-            eqs_of_x
-                .as_slice()
-                .iter()
-                .any(|&e| scratch.local_eq[e as usize] == le)
-        };
+        let eqs_of_x = system.equations_of(x);
+        let touches = |le: u32| eqs_of_x.iter().any(|&e| scratch.local_eq[e as usize] == le);
         next_active.clear();
         for &le in &active {
             let add = touches(le);
             if add {
                 left[le as usize] -= 1;
             }
-            let eq = &system.eqs[component.eqs[le as usize] as usize];
+            let eq = &system.equation(component.equations[le as usize]);
             slots.push(Slot {
                 add,
                 target: eq.target,
@@ -848,7 +658,7 @@ fn step_plans(
                 next_active.push(le);
             }
         }
-        for &e in eqs_of_x.as_slice() {
+        for &e in eqs_of_x {
             let le = scratch.local_eq[e as usize];
             if opened[le as usize] {
                 continue;
@@ -857,7 +667,7 @@ fn step_plans(
             left[le as usize] -= 1;
             slots.push(Slot {
                 add: true,
-                target: system.eqs[e as usize].target,
+                target: system.equation(e).target,
                 left_after: left[le as usize],
             });
             if left[le as usize] > 0 {
@@ -918,11 +728,15 @@ fn combine_counts(
     let i = interior as u64;
     let minima: Vec<u64> = dps
         .iter()
-        .map(|dp| lowest_bit(dp.feasible_counts()) as u64)
+        .map(|dp| {
+            lowest_bit(dp.feasible_counts()).expect("a feasible component has a count") as u64
+        })
         .collect();
     let maxima: Vec<u64> = dps
         .iter()
-        .map(|dp| highest_bit(dp.feasible_counts()) as u64)
+        .map(|dp| {
+            highest_bit(dp.feasible_counts()).expect("a feasible component has a count") as u64
+        })
         .collect();
     let frontier_min: u64 = minima.iter().sum();
     let frontier_max: u64 = maxima.iter().sum();
@@ -1018,7 +832,7 @@ fn combine_counts(
     })
 }
 
-// ---- small bitset helpers (little-endian words: bit k = count k) ----
+// ---- state keys ----
 
 /// A fast deterministic hash of a state key.
 #[inline]
@@ -1031,116 +845,6 @@ fn hash_key(key: &[u8]) -> u64 {
         h ^= h >> 29;
     }
     h
-}
-
-#[inline]
-fn get_bit(b: &[u64], k: usize) -> bool {
-    b.get(k / 64).is_some_and(|w| w >> (k % 64) & 1 == 1)
-}
-
-#[inline]
-fn set_bit(b: &mut [u64], k: usize) {
-    b[k / 64] |= 1 << (k % 64);
-}
-
-/// Sets bits `lo..=hi`.
-fn set_range(b: &mut [u64], lo: usize, hi: usize) {
-    for k in lo..=hi {
-        set_bit(b, k);
-    }
-}
-
-/// Clears bits `from..`.
-fn clear_from(b: &mut [u64], from: usize) {
-    for (w, word) in b.iter_mut().enumerate() {
-        let base = w * 64;
-        if base >= from {
-            *word = 0;
-        } else if base + 64 > from {
-            *word &= (1u64 << (from - base)) - 1;
-        }
-    }
-}
-
-fn any_in_range(b: &[u64], lo: usize, hi: usize) -> bool {
-    lo <= hi && (lo..=hi).any(|k| get_bit(b, k))
-}
-
-fn lowest_bit(b: &[u64]) -> usize {
-    for (w, &word) in b.iter().enumerate() {
-        if word != 0 {
-            return w * 64 + word.trailing_zeros() as usize;
-        }
-    }
-    unreachable!("empty count set of a feasible component")
-}
-
-fn highest_bit(b: &[u64]) -> usize {
-    for (w, &word) in b.iter().enumerate().rev() {
-        if word != 0 {
-            return w * 64 + 63 - word.leading_zeros() as usize;
-        }
-    }
-    unreachable!("empty count set of a feasible component")
-}
-
-fn for_each_bit(b: &[u64], mut f: impl FnMut(usize)) {
-    for (w, &word) in b.iter().enumerate() {
-        let mut word = word;
-        while word != 0 {
-            f(w * 64 + word.trailing_zeros() as usize);
-            word &= word - 1;
-        }
-    }
-}
-
-/// Word `i` of `src << sh`.
-#[inline]
-fn shl_word(src: &[u64], sh: usize, i: usize) -> u64 {
-    let (ws, bs) = (sh / 64, sh % 64);
-    if i < ws {
-        return 0;
-    }
-    let j = i - ws;
-    let low = if j < src.len() { src[j] << bs } else { 0 };
-    let carry = if bs > 0 && j >= 1 && j - 1 < src.len() {
-        src[j - 1] >> (64 - bs)
-    } else {
-        0
-    };
-    low | carry
-}
-
-/// `dst |= src << sh`, truncated to `dst`'s length.
-#[inline]
-fn or_shl(dst: &mut [u64], src: &[u64], sh: usize) {
-    for (i, d) in dst.iter_mut().enumerate() {
-        *d |= shl_word(src, sh, i);
-    }
-}
-
-/// `dst |= src >> sh`.
-#[inline]
-fn or_shr(dst: &mut [u64], src: &[u64], sh: usize) {
-    let (ws, bs) = (sh / 64, sh % 64);
-    for (i, d) in dst.iter_mut().enumerate() {
-        let j = i + ws;
-        let low = if j < src.len() { src[j] >> bs } else { 0 };
-        let carry = if bs > 0 && j + 1 < src.len() {
-            src[j + 1] << (64 - bs)
-        } else {
-            0
-        };
-        *d |= low | carry;
-    }
-}
-
-/// Whether `(a << sh) & b` is non-empty.
-#[inline]
-fn intersects_shl(a: &[u64], sh: usize, b: &[u64]) -> bool {
-    b.iter()
-        .enumerate()
-        .any(|(i, &w)| w & shl_word(a, sh, i) != 0)
 }
 
 #[cfg(test)]
@@ -1400,28 +1104,5 @@ mod tests {
                 assert!(without.iter().all(|f| out.contains(f)));
             }
         }
-    }
-
-    #[test]
-    fn bitset_helpers() {
-        let a = [0b1011u64, 1 << 63];
-        let mut d = [0u64; 3];
-        or_shl(&mut d, &a, 63);
-        assert_eq!(d, [1 << 63, 0b101, 1 << 62]);
-        let mut e = [0u64; 2];
-        or_shr(&mut e, &d, 63);
-        assert_eq!(e, [0b1011, 1 << 63]);
-        assert!(intersects_shl(&a, 1, &[0b100, 0]));
-        assert!(!intersects_shl(&a, 1, &[0b1, 0]));
-        assert_eq!(lowest_bit(&d), 63);
-        assert_eq!(highest_bit(&d), 190);
-        // Bits shifted past the end are dropped.
-        let mut t = [0u64; 2];
-        or_shl(&mut t, &a, 1);
-        assert_eq!(t, [0b10110, 0]);
-        let mut f = [u64::MAX; 2];
-        clear_from(&mut f, 70);
-        assert_eq!(f, [u64::MAX, 0b111111]);
-        assert!(any_in_range(&d, 60, 65) && !any_in_range(&d, 70, 127));
     }
 }

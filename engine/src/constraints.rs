@@ -1,0 +1,355 @@
+//! The constraint system of a position: what every exact method reasons
+//! over.
+//!
+//! # The maths
+//!
+//! A board is a system of linear equations over 0/1 variables (the design
+//! reference, `docs/design.md` §1). Every closed (`Cell::Unknown`) cell `x`
+//! is a variable, `x = 1` for a mine. Every revealed number gives one
+//! [`Equation`]: `Σ x_n = target` over its closed neighbours `n`, where
+//! `target` is the number minus the known mines (flags and proven mines)
+//! around it. When the total is known, the *global equation*
+//! `Σ x = total − known mines` over every closed cell is added.
+//!
+//! - A closed cell with a revealed neighbour is a **frontier** cell: it is a
+//!   variable of some number's equation. A closed cell without one is an
+//!   **interior** cell: only the global equation sees it, so all interior
+//!   cells are interchangeable and the methods count them, never enumerate
+//!   them.
+//! - Frontier cells linked through shared equations form **components**: no
+//!   equation spans two, so their solutions combine freely except through
+//!   the global count.
+//!
+//! # What is checked here, once
+//!
+//! [`check_number`] is the single-number consistency check every method
+//! needs: a number with more known mines around it than it shows, or more
+//! mines to place than closed neighbours, rules out every layout.
+//! [`System::build`] applies it to every number, so a method holding a
+//! `System` knows each equation has `0 ≤ target ≤ its cells`.
+//!
+//! # Layout for the methods
+//!
+//! Frontier cells are numbered `0..` in cell order (*variables*); equations
+//! are numbered in the order of their numbers' cells. Each equation lists its
+//! variables and each variable its equations (at most eight each: one
+//! neighbourhood), so a pass that walks a component — the hypotheses
+//! programme deciding cells one by one, a counting pass weighing them — reads
+//! both directions without searching.
+
+use crate::board::{Board, Contradiction};
+use crate::grid::Grid;
+
+const NONE: u32 = u32::MAX;
+
+/// The single-number consistency check: a revealed number at `cell` that
+/// still needs `need` mines (its number minus the known mines around it; may
+/// be negative on a contradictory board) among `closed` closed neighbours.
+/// `Ok` iff some assignment of those neighbours satisfies it on its own.
+#[inline]
+pub fn check_number(cell: u32, need: i32, closed: u32) -> Result<(), Contradiction> {
+    if need < 0 {
+        return Err(Contradiction::new(
+            vec![cell],
+            "more known mines (flagged or proven) around it than its number",
+        ));
+    }
+    if closed == 0 && need != 0 {
+        return Err(Contradiction::new(
+            vec![cell],
+            format!("number needs {need} more mines but has no closed neighbour"),
+        ));
+    }
+    if need as u32 > closed {
+        return Err(Contradiction::new(
+            vec![cell],
+            format!("number needs {need} mines among {closed} closed neighbours"),
+        ));
+    }
+    Ok(())
+}
+
+/// Up to eight ids (one neighbourhood's worth), on the stack.
+#[derive(Clone, Copy, Debug)]
+pub struct Few {
+    ids: [u32; 8],
+    len: u8,
+}
+
+impl Few {
+    pub const EMPTY: Few = Few {
+        ids: [0; 8],
+        len: 0,
+    };
+
+    #[inline]
+    pub fn push(&mut self, id: u32) {
+        self.ids[self.len as usize] = id;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[u32] {
+        &self.ids[..self.len as usize]
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// One revealed number's equation: `Σ x_v = target` over its variables.
+#[derive(Clone, Copy, Debug)]
+pub struct Equation {
+    /// The number's cell.
+    pub number: u32,
+    /// Mines still needed among the variables, `0..=vars.len()`.
+    pub target: u8,
+    /// The variables (frontier indices) of its closed neighbours.
+    pub vars: Few,
+}
+
+/// The equations of a board over its frontier cells, and its interior.
+#[derive(Clone, Debug)]
+pub struct System {
+    /// Cell of each variable (frontier cell), in cell order.
+    frontier: Vec<u32>,
+    /// The equations each variable appears in.
+    var_equations: Vec<Few>,
+    /// The equations of the numbers with a closed neighbour, in cell order.
+    equations: Vec<Equation>,
+    /// Closed cells with no revealed neighbour, in cell order.
+    interior: Vec<u32>,
+    grid: Grid,
+}
+
+/// One frontier component: its variables and equations, each in index order.
+#[derive(Clone, Debug, Default)]
+pub struct Component {
+    pub vars: Vec<u32>,
+    pub equations: Vec<u32>,
+}
+
+impl System {
+    /// The equations of `board`, every number checked by [`check_number`].
+    /// The global count is not checked here (see
+    /// [`Board::remaining_mines`]); the methods that use it do.
+    pub fn build(board: &Board) -> Result<System, Contradiction> {
+        let grid = board.grid();
+        let n = grid.len() as u32;
+        // One pass over the numbers: each one's closed neighbours (as cells
+        // for now) and effective value. Its closed neighbours are frontier
+        // cells.
+        let mut var_of = vec![NONE; n as usize];
+        let mut equations = Vec::new();
+        for i in 0..n {
+            // The board keeps each number's effective value and closed
+            // neighbours: most numbers are settled (no closed neighbour)
+            // and are checked without reading their neighbourhood.
+            let Some((need, closed)) = board.effective(i) else {
+                continue;
+            };
+            check_number(i, need, closed)?;
+            if closed == 0 {
+                continue; // satisfied, constrains nothing
+            }
+            let mut vars = Few::EMPTY;
+            let around = grid.neighbours_by_direction(i);
+            let mut dirs = board.closed_mask(i);
+            while dirs != 0 {
+                vars.push(around.cells[dirs.trailing_zeros() as usize]);
+                dirs &= dirs - 1;
+            }
+            for &c in vars.as_slice() {
+                var_of[c as usize] = 0; // frontier; numbered below
+            }
+            equations.push(Equation {
+                number: i,
+                target: need as u8,
+                vars,
+            });
+        }
+        // Number the frontier cells in cell order; the rest of the closed
+        // cells are interior.
+        let mut frontier = Vec::new();
+        let mut interior = Vec::new();
+        for i in 0..n {
+            if !board.cell(i).is_unknown() {
+                continue;
+            }
+            if var_of[i as usize] == NONE {
+                interior.push(i);
+            } else {
+                var_of[i as usize] = frontier.len() as u32;
+                frontier.push(i);
+            }
+        }
+        let mut var_equations = vec![Few::EMPTY; frontier.len()];
+        for (e, eq) in equations.iter_mut().enumerate() {
+            for v in &mut eq.vars.ids[..eq.vars.len as usize] {
+                *v = var_of[*v as usize];
+                var_equations[*v as usize].push(e as u32);
+            }
+        }
+        Ok(System {
+            frontier,
+            var_equations,
+            equations,
+            interior,
+            grid,
+        })
+    }
+
+    /// The cell of every variable: the frontier, in cell order.
+    #[inline]
+    pub fn frontier(&self) -> &[u32] {
+        &self.frontier
+    }
+
+    /// The cell of variable `var`.
+    #[inline]
+    pub fn cell(&self, var: u32) -> u32 {
+        self.frontier[var as usize]
+    }
+
+    /// Closed cells with no revealed neighbour, in cell order.
+    #[inline]
+    pub fn interior(&self) -> &[u32] {
+        &self.interior
+    }
+
+    /// Every equation, in the order of their numbers' cells.
+    #[inline]
+    pub fn equations(&self) -> &[Equation] {
+        &self.equations
+    }
+
+    #[inline]
+    pub fn equation(&self, e: u32) -> &Equation {
+        &self.equations[e as usize]
+    }
+
+    /// The equations variable `var` appears in (one to eight).
+    #[inline]
+    pub fn equations_of(&self, var: u32) -> &[u32] {
+        self.var_equations[var as usize].as_slice()
+    }
+
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
+    /// The frontier components (union-find over the equations), ordered by
+    /// their first variable.
+    pub fn components(&self) -> Vec<Component> {
+        let nv = self.frontier.len();
+        let mut parent: Vec<u32> = (0..nv as u32).collect();
+        fn root(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                let up = parent[parent[x as usize] as usize];
+                parent[x as usize] = up;
+                x = up;
+            }
+            x
+        }
+        for eq in &self.equations {
+            let vars = eq.vars.as_slice();
+            let mut first = root(&mut parent, vars[0]);
+            for &v in &vars[1..] {
+                let r = root(&mut parent, v);
+                if r != first {
+                    // Attach the larger root under the smaller; the merged
+                    // set's root is the smaller one.
+                    let (lo, hi) = if r < first { (r, first) } else { (first, r) };
+                    parent[hi as usize] = lo;
+                    first = lo;
+                }
+            }
+        }
+        let mut component_of_root = vec![NONE; nv];
+        let mut components: Vec<Component> = Vec::new();
+        let mut component_of_var = vec![0u32; nv];
+        for v in 0..nv as u32 {
+            let r = root(&mut parent, v) as usize;
+            if component_of_root[r] == NONE {
+                component_of_root[r] = components.len() as u32;
+                components.push(Component::default());
+            }
+            let c = component_of_root[r];
+            component_of_var[v as usize] = c;
+            components[c as usize].vars.push(v);
+        }
+        for (e, eq) in self.equations.iter().enumerate() {
+            let c = component_of_var[eq.vars.as_slice()[0] as usize];
+            components[c as usize].equations.push(e as u32);
+        }
+        components
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::board_from_picture;
+
+    fn system(rows: &[&str]) -> Result<System, Contradiction> {
+        System::build(&board_from_picture(rows, None))
+    }
+
+    #[test]
+    fn frontier_interior_and_equations_of_a_small_board() {
+        // ? ? ? ?
+        // 1 2 . ?       the 1 sees (0,0),(0,1); the 2 sees (0,0..=2);
+        //               (0,3) and (1,3) touch no number: interior.
+        let s = system(&["????", "12.?"]).unwrap();
+        assert_eq!(s.frontier(), &[0, 1, 2]);
+        assert_eq!(s.interior(), &[3, 7]);
+        let eqs: Vec<(u32, u8, Vec<u32>)> = s
+            .equations()
+            .iter()
+            .map(|e| (e.number, e.target, e.vars.as_slice().to_vec()))
+            .collect();
+        assert_eq!(eqs, vec![(4, 1, vec![0, 1]), (5, 2, vec![0, 1, 2])]);
+        assert_eq!(s.equations_of(0), &[0, 1]);
+        assert_eq!(s.equations_of(2), &[1]);
+    }
+
+    #[test]
+    fn components_split_where_no_equation_links_them() {
+        // Two numbers sharing nothing, and a pair sharing a cell.
+        // ? 1 . 1 ? . ? ?
+        // . . . . . . 1 1
+        let s = system(&["?1.1?.??", "......11"]).unwrap();
+        let comps = s.components();
+        let cells: Vec<Vec<u32>> = comps
+            .iter()
+            .map(|c| c.vars.iter().map(|&v| s.cell(v)).collect())
+            .collect();
+        assert_eq!(cells, vec![vec![0], vec![4], vec![6, 7]]);
+        assert_eq!(comps[2].equations.len(), 2);
+    }
+
+    #[test]
+    fn impossible_numbers_are_named() {
+        let err = system(&["2?"]).unwrap_err();
+        assert_eq!(err.cells, vec![0]);
+        assert_eq!(err.reason, "number needs 2 mines among 1 closed neighbours");
+        let err = system(&["1."]).unwrap_err();
+        assert_eq!(
+            err.reason,
+            "number needs 1 more mines but has no closed neighbour"
+        );
+        let err = system(&["F0?"]).unwrap_err();
+        assert_eq!(err.cells, vec![1]);
+        assert_eq!(
+            err.reason,
+            "more known mines (flagged or proven) around it than its number"
+        );
+    }
+}
