@@ -8,6 +8,7 @@
 //! - [`constraints`]: the equations of a position, its frontier components
 //!   and interior — what every exact method reasons over; `bitset`: sets
 //!   of mine counts;
+//! - [`budget`]: the deadline and memory limit one analysis may use;
 //! - [`formats`]: readers for the thesis layout and the position text format;
 //! - [`methods`]: the four methods of the research — single-cell, linked
 //!   cells 1, linked cells 2, hypotheses — one module each;
@@ -21,6 +22,7 @@
 pub(crate) mod bitset;
 pub mod board;
 pub mod brute;
+pub mod budget;
 pub mod constraints;
 pub mod formats;
 pub mod grid;

@@ -1,0 +1,156 @@
+//! Bounds on one analysis: a deadline and a memory limit.
+//!
+//! The exact methods and the probability counter are exponential on some
+//! positions (a frontier as wide as the board): deciding or counting there
+//! is NP- or #P-hard. Rather than run for minutes or abort when an
+//! allocation fails, every such computation takes a [`Budget`] and checks it
+//! as it goes — the time at a coarse grain (every layer of a programme,
+//! every few thousand search nodes), the memory before it allocates what
+//! grows with the position — and gives up with an [`OverBudget`] that says
+//! what was too big and which limit it hit. Giving up is never a wrong
+//! answer: the caller reports the position as refused.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Default time for one position (the CLI's `--budget-secs`).
+pub const DEFAULT_SECS: f64 = 10.0;
+/// Default memory for one position's programmes (the CLI's `--budget-mb`).
+pub const DEFAULT_BYTES: usize = 1 << 30;
+
+/// A deadline and a memory limit for one analysis.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    deadline: Option<Instant>,
+    limit: Option<Duration>,
+    max_bytes: usize,
+}
+
+/// Which limit a computation hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Time(Duration),
+    Memory(usize),
+}
+
+/// An analysis gave up: `what` says what was too big (e.g. "frontier
+/// component of 512 cells"), `limit` which bound it hit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverBudget {
+    pub what: String,
+    pub limit: Limit,
+}
+
+impl fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.limit {
+            Limit::Time(d) => write!(
+                f,
+                "{} is too hard for exact analysis within {} s (--budget-secs raises the limit)",
+                self.what,
+                d.as_secs_f64()
+            ),
+            Limit::Memory(bytes) => write!(
+                f,
+                "{} is too hard for exact analysis within {} MB (--budget-mb raises the limit)",
+                self.what,
+                bytes >> 20
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+impl Budget {
+    /// No deadline, no memory limit (tests, oracles).
+    pub fn unlimited() -> Budget {
+        Budget {
+            deadline: None,
+            limit: None,
+            max_bytes: usize::MAX,
+        }
+    }
+
+    /// A budget starting now: `time` from now (none: no deadline) and at
+    /// most `max_bytes` for what the computation keeps.
+    pub fn new(time: Option<Duration>, max_bytes: usize) -> Budget {
+        Budget {
+            deadline: time.map(|t| Instant::now() + t),
+            limit: time,
+            max_bytes,
+        }
+    }
+
+    /// The CLI's defaults: [`DEFAULT_SECS`] and [`DEFAULT_BYTES`].
+    pub fn default_limits() -> Budget {
+        Budget::new(Some(Duration::from_secs_f64(DEFAULT_SECS)), DEFAULT_BYTES)
+    }
+
+    /// Gives up if the deadline has passed; `what` names the work.
+    #[inline]
+    pub fn check_time(&self, what: impl FnOnce() -> String) -> Result<(), OverBudget> {
+        match (self.deadline, self.limit) {
+            (Some(deadline), Some(limit)) if Instant::now() >= deadline => Err(OverBudget {
+                what: what(),
+                limit: Limit::Time(limit),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Gives up if `bytes` (what the computation would keep) exceeds the
+    /// memory limit; `what` names the work.
+    #[inline]
+    pub fn check_bytes(
+        &self,
+        bytes: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<(), OverBudget> {
+        if bytes > self.max_bytes {
+            return Err(OverBudget {
+                what: what(),
+                limit: Limit::Memory(self.max_bytes),
+            });
+        }
+        Ok(())
+    }
+
+    /// The memory limit in bytes.
+    pub fn max_bytes(&self) -> usize {
+        self.max_bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unlimited_budget_never_gives_up() {
+        let b = Budget::unlimited();
+        assert!(b.check_time(|| unreachable!()).is_ok());
+        assert!(b.check_bytes(usize::MAX, || unreachable!()).is_ok());
+    }
+
+    #[test]
+    fn a_passed_deadline_and_a_memory_overrun_say_what_and_which_limit() {
+        let b = Budget::new(Some(Duration::ZERO), 1 << 20);
+        let err = b
+            .check_time(|| "frontier component of 512 cells".into())
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "frontier component of 512 cells is too hard for exact analysis within 0 s \
+             (--budget-secs raises the limit)"
+        );
+        let err = b
+            .check_bytes(2 << 20, || "layer of 9 states".into())
+            .unwrap_err();
+        assert_eq!(err.limit, Limit::Memory(1 << 20));
+        assert!(err
+            .to_string()
+            .ends_with("within 1 MB (--budget-mb raises the limit)"));
+        assert!(b.check_bytes(1 << 20, || unreachable!()).is_ok());
+    }
+}
