@@ -27,6 +27,14 @@
 //! mines to place than closed neighbours, rules out every layout.
 //! [`System::build`] applies it to every number, so a method holding a
 //! `System` knows each equation has `0 ≤ target ≤ its cells`.
+//! [`remaining_mines`] is the same for the global equation: the total
+//! leaves between 0 and the number of closed cells.
+//!
+//! # Small systems
+//!
+//! [`Subsystem`] holds the equations of a few chosen numbers alone (at most
+//! 64 cells) and decides them exactly by search; learning uses it to ask
+//! whether a set of foci forces a cell without the rest of the board.
 //!
 //! # Layout for the methods
 //!
@@ -67,6 +75,33 @@ pub fn check_number(cell: u32, need: i32, closed: u32) -> Result<(), Contradicti
         ));
     }
     Ok(())
+}
+
+/// The global count check: the mines the total leaves for the closed cells
+/// (`None` when the total is not known). A total below the known mines, or
+/// leaving more mines than there are closed cells, rules out every layout.
+pub fn remaining_mines(board: &Board) -> Result<Option<u32>, Contradiction> {
+    let (Some(total), Some(remaining)) = (board.total_mines(), board.remaining_mines()) else {
+        return Ok(None);
+    };
+    let known = board.known_mines();
+    let closed = board.unknown_count();
+    if remaining < 0 {
+        return Err(Contradiction::new(
+            Vec::new(),
+            format!("total {total}: {known} mines are already flagged or proven"),
+        ));
+    }
+    if remaining > closed as i64 {
+        return Err(Contradiction::new(
+            Vec::new(),
+            format!(
+                "total {total}: {known} mines are flagged or proven and the {remaining} left do not \
+                 fit in the {closed} closed cells"
+            ),
+        ));
+    }
+    Ok(Some(remaining as u32))
 }
 
 /// Up to eight ids (one neighbourhood's worth), on the stack.
@@ -293,6 +328,117 @@ impl System {
     }
 }
 
+/// A small system: the equations of a few chosen numbers alone (no global
+/// count, no other number), over at most 64 cells, decided exactly by
+/// depth-first search with unit propagation. Learning asks it whether a set
+/// of foci forces a cell on its own. Variables are the cells in increasing
+/// order: bit `k` of a mask is `vars()[k]`.
+#[derive(Clone, Debug)]
+pub struct Subsystem {
+    vars: Vec<u32>,
+    equations: Vec<(u64, u8)>,
+}
+
+impl Subsystem {
+    /// The equations `(closed cells, mines among them)`; at most 64
+    /// distinct cells in all.
+    pub fn new<'a>(equations: impl Iterator<Item = (&'a [u32], u8)> + Clone) -> Subsystem {
+        let mut vars: Vec<u32> = equations
+            .clone()
+            .flat_map(|(cells, _)| cells.iter().copied())
+            .collect();
+        vars.sort_unstable();
+        vars.dedup();
+        assert!(vars.len() <= 64, "a subsystem has at most 64 cells");
+        let equations = equations
+            .map(|(cells, target)| {
+                let mask = cells.iter().fold(0u64, |m, v| {
+                    m | 1 << vars.binary_search(v).expect("collected above")
+                });
+                (mask, target)
+            })
+            .collect();
+        Subsystem { vars, equations }
+    }
+
+    /// The cells, in increasing order (bit `k` of a mask is `vars()[k]`).
+    pub fn vars(&self) -> &[u32] {
+        &self.vars
+    }
+
+    fn all(&self) -> u64 {
+        if self.vars.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.vars.len()) - 1
+        }
+    }
+
+    /// A solution (mask of mines) with the cells of `ones` mines and those
+    /// of `zeros` safe, if any: depth-first search with unit propagation.
+    pub fn solve(&self, mut ones: u64, mut zeros: u64) -> Option<u64> {
+        loop {
+            let mut changed = false;
+            for &(mask, value) in &self.equations {
+                let need = value as i32 - (ones & mask).count_ones() as i32;
+                let free = mask & !(ones | zeros);
+                let free_count = free.count_ones() as i32;
+                if need < 0 || need > free_count {
+                    return None;
+                }
+                if free != 0 {
+                    // need = 0: the equation is met, its other cells are safe;
+                    // need = free: every remaining cell must be a mine.
+                    if need == 0 {
+                        zeros |= free;
+                        changed = true;
+                    } else if need == free_count {
+                        ones |= free;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let open = self.all() & !(ones | zeros);
+        if open == 0 {
+            return Some(ones);
+        }
+        let x = open & open.wrapping_neg();
+        self.solve(ones | x, zeros)
+            .or_else(|| self.solve(ones, zeros | x))
+    }
+
+    /// `(safe, mine)` masks of the variables with one value in every
+    /// solution; `None` if there is no solution.
+    pub fn forced(&self) -> Option<(u64, u64)> {
+        let first = self.solve(0, 0)?;
+        // A variable is forced iff no solution gives it the other value;
+        // every solution found also clears the variables it disagrees on.
+        let mut free = 0u64;
+        let mut rest = self.all();
+        while rest != 0 {
+            let x = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if free & x != 0 {
+                continue;
+            }
+            let other = if first & x != 0 {
+                self.solve(0, x)
+            } else {
+                self.solve(x, 0)
+            };
+            if let Some(s) = other {
+                free |= s ^ first;
+            }
+        }
+        let fixed = self.all() & !free;
+        Some((fixed & !first, fixed & first))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,6 +479,60 @@ mod tests {
             .collect();
         assert_eq!(cells, vec![vec![0], vec![4], vec![6, 7]]);
         assert_eq!(comps[2].equations.len(), 2);
+    }
+
+    #[test]
+    fn a_total_that_cannot_fit_is_a_contradiction_of_the_count_alone() {
+        let count = |rows: &[&str], total| remaining_mines(&board_from_picture(rows, Some(total)));
+        assert_eq!(count(&["F1?"], 2), Ok(Some(1)));
+        let err = count(&["FF?"], 1).unwrap_err();
+        assert!(err.cells.is_empty());
+        assert_eq!(err.reason, "total 1: 2 mines are already flagged or proven");
+        let err = count(&["F1?"], 3).unwrap_err();
+        assert_eq!(
+            err.reason,
+            "total 3: 1 mines are flagged or proven and the 2 left do not fit in the 1 closed cells"
+        );
+        assert_eq!(
+            remaining_mines(&board_from_picture(&["F1?"], None)),
+            Ok(None)
+        );
+    }
+
+    proptest::proptest! {
+        /// `Subsystem::forced` against enumerating every assignment of up to
+        /// ten cells.
+        #[test]
+        fn a_subsystem_forces_exactly_what_every_solution_agrees_on(
+            equations in proptest::collection::vec(
+                (proptest::collection::btree_set(0u32..10, 1..=4), 0u8..=4),
+                1..=5,
+            )
+        ) {
+            let equations: Vec<(Vec<u32>, u8)> = equations
+                .into_iter()
+                .map(|(cells, t)| {
+                    let cells: Vec<u32> = cells.into_iter().collect();
+                    let t = t.min(cells.len() as u8);
+                    (cells, t)
+                })
+                .collect();
+            let sub = Subsystem::new(equations.iter().map(|(c, t)| (c.as_slice(), *t)));
+            let vars = sub.vars().to_vec();
+            let (mut always, mut never) = (u64::MAX, u64::MAX);
+            let mut any = false;
+            for layout in 0u64..(1 << vars.len()) {
+                let mine = |cell: &u32| layout >> vars.binary_search(cell).unwrap() & 1 == 1;
+                if equations.iter().all(|(c, t)| c.iter().filter(|x| mine(x)).count() == *t as usize) {
+                    any = true;
+                    always &= layout;
+                    never &= !layout;
+                }
+            }
+            let all = (1u64 << vars.len()) - 1;
+            let expected = any.then_some((never & all, always & all));
+            proptest::prop_assert_eq!(sub.forced(), expected);
+        }
     }
 
     #[test]

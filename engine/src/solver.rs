@@ -23,6 +23,7 @@
 //! anything changed since their last failed attempt.
 
 use crate::board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
+use crate::constraints::{check_number, remaining_mines};
 use crate::methods::{self, MethodTable};
 use crate::rules::matcher::RuleIndex;
 use crate::rules::Rulebase;
@@ -457,19 +458,7 @@ impl<'t> Solver<'t> {
                 .board
                 .effective(i)
                 .expect("dirty lists hold revealed numbers only");
-            if need < 0 || need > closed as i32 {
-                let Cell::Revealed(shown) = self.board.cell(i) else {
-                    unreachable!("effective() is Some for revealed numbers only")
-                };
-                let known = shown as i32 - need;
-                return Err(Contradiction::new(
-                    vec![i],
-                    format!(
-                        "the number {shown} has {known} flagged or proven mines and {closed} closed cells \
-                         around it"
-                    ),
-                ));
-            }
+            check_number(i, need, closed)?;
             // Keep each number once, and only if it has a closed neighbour —
             // branch-free (which numbers repeat, and which are finished, is
             // as good as random): every number is pushed, and popped again
@@ -543,18 +532,8 @@ impl<'t> Solver<'t> {
             // The total belongs to the methods' system (linked cells 2,
             // hypotheses); the rule layer alone never reads it, by
             // definition — it is what single numbers and pairs allow.
-            if let (true, Some(left)) = (self.layers.methods, self.board.remaining_mines()) {
-                let closed = self.board.unknown_count();
-                if left < 0 || left > closed as i64 {
-                    let total = self.board.total_mines().unwrap_or_default();
-                    return Err(SolveError::Contradiction(Contradiction::new(
-                        Vec::new(),
-                        format!(
-                            "total {total}: {} mines are flagged or proven and {closed} cells are closed",
-                            self.board.known_mines()
-                        ),
-                    )));
-                }
+            if self.layers.methods {
+                remaining_mines(&self.board)?;
             }
             // Rules first: match the rulebase around every number whose
             // neighbourhood changed. A matching forced rule is a proof (each

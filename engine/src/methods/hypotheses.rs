@@ -77,7 +77,7 @@ use crate::bitset::{
     or_shl, or_shr, set_bit, set_range,
 };
 use crate::board::{Board, Contradiction, Forced, Value};
-use crate::constraints::{Component, System};
+use crate::constraints::{remaining_mines, Component, System};
 use hashbrown::HashTable;
 
 const NONE: u32 = u32::MAX;
@@ -699,7 +699,7 @@ fn combine_counts(
     interior: usize,
 ) -> Result<CountResult, Contradiction> {
     let all_counts = |dp: &ComponentDp| vec![u64::MAX; dp.words];
-    let Some(remaining) = board.remaining_mines() else {
+    let Some(remaining) = remaining_mines(board)? else {
         // No global equation: components are independent and interior cells
         // are free, so every component count is allowed and no interior cell
         // is forced.
@@ -718,12 +718,6 @@ fn combine_counts(
     } else {
         format!("total {total} with {known} mines known leaves {remaining}")
     };
-    if remaining < 0 {
-        return Err(Contradiction::new(
-            Vec::new(),
-            format!("total {total}: {known} mines are already known"),
-        ));
-    }
     let r = remaining as u64;
     let i = interior as u64;
     let minima: Vec<u64> = dps

@@ -52,10 +52,9 @@
 //! Finally, the count itself: `R < 0` (more flags than mines) or `R > |U|`
 //! is a contradiction.
 
-use crate::board::{Board, Cell, Contradiction, Forced, Value};
+use crate::board::{Board, Contradiction, Forced, Value};
+use crate::constraints::{remaining_mines, Component, Equation, System};
 
-/// No equation (a cell off the frontier).
-const NONE: u32 = u32::MAX;
 /// Components with at most this many numbers of positive weight get the
 /// exact packing search (one bit per number).
 const EXACT_LIMIT: usize = 64;
@@ -74,64 +73,32 @@ pub fn find(
     _dirty: Option<&[u32]>,
     out: &mut Vec<Forced>,
 ) -> Result<(), Contradiction> {
-    let (Some(total_mines), Some(remaining)) = (board.total_mines(), board.remaining_mines())
-    else {
+    let Some(remaining) = remaining_mines(board)? else {
         return Ok(());
     };
-    let unknown = board.unknown_count() as i64;
-    if remaining < 0 {
-        return Err(Contradiction::new(
-            vec![],
-            format!(
-                "{} mines are flagged but the total is {total_mines}",
-                board.known_mines()
-            ),
-        ));
-    }
-    if remaining > unknown {
-        return Err(Contradiction::new(
-            vec![],
-            format!("{remaining} mines remain but only {unknown} cells are closed"),
-        ));
-    }
+    let (remaining, unknown) = (remaining as i64, board.unknown_count() as i64);
     let system = System::build(board)?;
-    let mut scratch = Scratch::new(board.grid().len());
+    let components = system.components();
+    let mut scratch = Scratch::new(system.frontier().len());
     let start = out.len();
     for side in [Side::Mines, Side::Safes] {
         let total = match side {
             Side::Mines => remaining,
             Side::Safes => unknown - remaining,
         } as u64;
-        let frontier_bound = cover_deductions(board, &system, side, total, &mut scratch, out)?;
+        let frontier_bound =
+            cover_deductions(&system, &components, side, total, &mut scratch, out)?;
         // A packing holds at most what the frontier can hold: when even
         // that is short of the total, no packing can reach it and the
         // exact search is not worth its time.
         let search = frontier_bound >= total;
-        packing_deductions(board, &system, side, total, search, &mut scratch, out)?;
+        packing_deductions(&system, &components, side, total, search, &mut scratch, out)?;
     }
     super::linked_cells_1::settle(
         out,
         start,
         "the numbers and the mine count force this cell to be both safe and a mine",
     )
-}
-
-/// One revealed number's equation: `value` mines among `cells`.
-#[derive(Clone, Copy, Debug)]
-struct Equation {
-    /// The revealed number's cell.
-    at: u32,
-    /// Effective value, checked to be in `0..=len`.
-    value: u32,
-    len: u8,
-    cells: [u32; 8],
-}
-
-impl Equation {
-    #[inline]
-    fn cells(&self) -> &[u32] {
-        &self.cells[..self.len as usize]
-    }
 }
 
 /// Which count an argument is about (see the module comment).
@@ -146,8 +113,8 @@ impl Side {
     #[inline]
     fn weight(self, e: &Equation) -> u32 {
         match self {
-            Side::Mines => e.value,
-            Side::Safes => e.len as u32 - e.value,
+            Side::Mines => e.target as u32,
+            Side::Safes => (e.vars.len() - e.target as usize) as u32,
         }
     }
     /// The value of a cell of this side.
@@ -172,143 +139,7 @@ impl Side {
     }
 }
 
-/// Numbers connected through shared unknown cells, and their cells.
-#[derive(Clone, Debug, Default)]
-struct Component {
-    /// Equation indices, increasing.
-    equations: Vec<u32>,
-    /// The frontier cells of the component, each once.
-    cells: Vec<u32>,
-}
-
-/// The equations of a board, split into components.
-struct System {
-    equations: Vec<Equation>,
-    /// Per cell: the first equation containing it, or [`NONE`].
-    owner: Vec<u32>,
-    components: Vec<Component>,
-    /// Number of frontier cells.
-    frontier: u64,
-}
-
-impl System {
-    fn build(board: &Board) -> Result<System, Contradiction> {
-        let grid = board.grid();
-        let mut equations: Vec<Equation> = Vec::new();
-        let mut owner = vec![NONE; grid.len()];
-        let mut parent: Vec<u32> = Vec::new();
-        let mut frontier = 0u64;
-        for at in 0..grid.len() as u32 {
-            let Cell::Revealed(number) = board.cell(at) else {
-                continue;
-            };
-            let mut cells = [0u32; 8];
-            let mut len = 0usize;
-            let mut mines = 0i32;
-            for &n in &grid.neighbours(at) {
-                match board.cell(n) {
-                    Cell::Unknown => {
-                        cells[len] = n;
-                        len += 1;
-                    }
-                    Cell::Mine => mines += 1,
-                    Cell::Safe | Cell::Revealed(_) => {}
-                }
-            }
-            let value = number as i32 - mines;
-            // A number that cannot be satisfied on its own makes every
-            // argument below vacuous: report it instead.
-            if value < 0 {
-                return Err(Contradiction::new(
-                    vec![at],
-                    "more known mines (flagged or proven) around it than its number",
-                ));
-            }
-            if value > len as i32 {
-                return Err(Contradiction::new(
-                    vec![at],
-                    format!("number needs {value} mines among {len} closed neighbours"),
-                ));
-            }
-            if len == 0 {
-                continue;
-            }
-            let j = equations.len() as u32;
-            parent.push(j);
-            for &c in &cells[..len] {
-                let first = owner[c as usize];
-                if first == NONE {
-                    owner[c as usize] = j;
-                    frontier += 1;
-                } else {
-                    union(&mut parent, j, first);
-                }
-            }
-            equations.push(Equation {
-                at,
-                value: value as u32,
-                len: len as u8,
-                cells,
-            });
-        }
-        // Components in order of their first equation.
-        let mut component_of_root = vec![NONE; equations.len()];
-        let mut components: Vec<Component> = Vec::new();
-        for j in 0..equations.len() as u32 {
-            let root = root(&mut parent, j);
-            if component_of_root[root as usize] == NONE {
-                component_of_root[root as usize] = components.len() as u32;
-                components.push(Component::default());
-            }
-            let component = &mut components[component_of_root[root as usize] as usize];
-            component.equations.push(j);
-            component.cells.extend(
-                equations[j as usize]
-                    .cells()
-                    .iter()
-                    .filter(|&&c| owner[c as usize] == j),
-            );
-        }
-        Ok(System {
-            equations,
-            owner,
-            components,
-            frontier,
-        })
-    }
-
-    #[inline]
-    fn equation(&self, j: u32) -> &Equation {
-        &self.equations[j as usize]
-    }
-
-    /// The unknown cells with no revealed neighbour.
-    fn interior<'a>(&'a self, board: &'a Board) -> impl Iterator<Item = u32> + 'a {
-        (0..board.grid().len() as u32)
-            .filter(move |&c| board.cell(c).is_unknown() && self.owner[c as usize] == NONE)
-    }
-}
-
-fn root(parent: &mut [u32], mut j: u32) -> u32 {
-    while parent[j as usize] != j {
-        // Path halving.
-        parent[j as usize] = parent[parent[j as usize] as usize];
-        j = parent[j as usize];
-    }
-    j
-}
-
-fn union(parent: &mut [u32], a: u32, b: u32) {
-    let (ra, rb) = (root(parent, a), root(parent, b));
-    if ra != rb {
-        // Keep the smaller index as the root (any choice is fine; this one
-        // is deterministic).
-        let (lo, hi) = (ra.min(rb), ra.max(rb));
-        parent[hi as usize] = lo;
-    }
-}
-
-/// A per-cell marker reset in O(1) by bumping a generation number.
+/// A per-variable marker reset in O(1) by bumping a generation number.
 struct Stamps {
     mark: Vec<u32>,
     generation: u32,
@@ -344,7 +175,7 @@ impl Stamps {
 struct Scratch {
     covered: Stamps,
     decided: Stamps,
-    /// Per cell: the local numbers (bits) of an exact search containing it;
+    /// Per variable: the local numbers (bits) of an exact search containing it;
     /// all zero between uses.
     members: Vec<u64>,
     budget: u64,
@@ -382,10 +213,10 @@ fn greedy_packing(system: &System, order: &[u32], side: Side, covered: &mut Stam
     };
     for &j in order {
         let e = system.equation(j);
-        if e.cells().iter().any(|&c| covered.is(c, generation)) {
+        if e.vars.as_slice().iter().any(|&c| covered.is(c, generation)) {
             continue;
         }
-        for &c in e.cells() {
+        for &c in e.vars.as_slice() {
             covered.set(c, generation);
         }
         packing.value += side.weight(e) as u64;
@@ -411,7 +242,7 @@ impl ConflictGraph {
     fn new(system: &System, numbers: &[u32], side: Side, members: &mut [u64]) -> ConflictGraph {
         debug_assert!(numbers.len() <= EXACT_LIMIT);
         for (k, &j) in numbers.iter().enumerate() {
-            for &c in system.equation(j).cells() {
+            for &c in system.equation(j).vars.as_slice() {
                 members[c as usize] |= 1u64 << k;
             }
         }
@@ -421,7 +252,8 @@ impl ConflictGraph {
             .map(|(k, &j)| {
                 let all = system
                     .equation(j)
-                    .cells()
+                    .vars
+                    .as_slice()
                     .iter()
                     .fold(0u64, |acc, &c| acc | members[c as usize]);
                 all & !(1u64 << k)
@@ -429,7 +261,7 @@ impl ConflictGraph {
             .collect();
         // Leave the shared per-cell memory clean.
         for &j in numbers {
-            for &c in system.equation(j).cells() {
+            for &c in system.equation(j).vars.as_slice() {
                 members[c as usize] = 0;
             }
         }
@@ -451,12 +283,12 @@ impl ConflictGraph {
         }
     }
 
-    /// The local numbers whose set contains `cell`.
-    fn containing(&self, system: &System, cell: u32) -> u64 {
+    /// The local numbers whose set contains variable `var`.
+    fn containing(&self, system: &System, var: u32) -> u64 {
         self.ids
             .iter()
             .enumerate()
-            .filter(|(_, &j)| system.equation(j).cells().contains(&cell))
+            .filter(|(_, &j)| system.equation(j).vars.as_slice().contains(&var))
             .fold(0u64, |acc, (k, _)| acc | (1u64 << k))
     }
 
@@ -558,7 +390,7 @@ fn component_packings(
         .filter(|&j| side.weight(system.equation(j)) > 0)
         .collect();
     let weight = |j: u32| side.weight(system.equation(j)) as u64;
-    let len = |j: u32| system.equation(j).len as u64;
+    let len = |j: u32| system.equation(j).vars.len() as u64;
     let mut candidates = Vec::with_capacity(4);
     // Three greedy orders, each tie-broken down to the index so the result
     // is deterministic.
@@ -618,16 +450,15 @@ fn component_packings(
 }
 
 fn packing_deductions(
-    board: &Board,
     system: &System,
+    components: &[Component],
     side: Side,
     total: u64,
     search: bool,
     scratch: &mut Scratch,
     out: &mut Vec<Forced>,
 ) -> Result<(), Contradiction> {
-    let packings: Vec<ComponentPackings> = system
-        .components
+    let packings: Vec<ComponentPackings> = components
         .iter()
         .map(|component| component_packings(system, component, side, search, scratch))
         .collect();
@@ -635,7 +466,7 @@ fn packing_deductions(
     let numbers_of = |packings: &[ComponentPackings]| -> Vec<u32> {
         packings
             .iter()
-            .flat_map(|p| p.best[0].members.iter().map(|&j| system.equation(j).at))
+            .flat_map(|p| p.best[0].members.iter().map(|&j| system.equation(j).number))
             .collect()
     };
     if sum > total {
@@ -655,13 +486,13 @@ fn packing_deductions(
     // exactly its best value, and for any combination of best packings the
     // cells outside them hold none of the side. The interior is outside
     // every packing.
-    for cell in system.interior(board) {
+    for &cell in system.interior() {
         out.push(Forced {
             cell,
             value: side.other(),
         });
     }
-    for (component, found) in system.components.iter().zip(&packings) {
+    for (component, found) in components.iter().zip(&packings) {
         let decided = scratch.decided.next();
         // A frontier cell missed by some best packing of its component is
         // outside a packing whose total is the whole side.
@@ -674,12 +505,12 @@ fn packing_deductions(
         let Some(floor) = found.value.checked_sub(1) else {
             continue;
         };
-        for &cell in &component.cells {
-            if scratch.decided.is(cell, decided) {
+        for &var in &component.vars {
+            if scratch.decided.is(var, decided) {
                 continue;
             }
-            // Is there a packing as heavy as the best that avoids `cell`?
-            let avail = graph.all() & !graph.containing(system, cell);
+            // Is there a packing as heavy as the best that avoids `var`?
+            let avail = graph.all() & !graph.containing(system, var);
             let Some(packing) = graph.best_above(avail, floor, &mut scratch.budget) else {
                 continue;
             };
@@ -690,7 +521,7 @@ fn packing_deductions(
                     packing
                         .members
                         .iter()
-                        .map(|&j| system.equation(j).at)
+                        .map(|&j| system.equation(j).number)
                         .collect(),
                     format!(
                         "numbers with disjoint closed cells need more {} than the count leaves",
@@ -717,15 +548,15 @@ fn mark_missed(
 ) {
     let covered = scratch.covered.next();
     for &j in &packing.members {
-        for &c in system.equation(j).cells() {
+        for &c in system.equation(j).vars.as_slice() {
             scratch.covered.set(c, covered);
         }
     }
-    for &cell in &component.cells {
-        if !scratch.covered.is(cell, covered) && !scratch.decided.is(cell, decided) {
-            scratch.decided.set(cell, decided);
+    for &var in &component.vars {
+        if !scratch.covered.is(var, covered) && !scratch.decided.is(var, decided) {
+            scratch.decided.set(var, decided);
             out.push(Forced {
-                cell,
+                cell: system.cell(var),
                 value: side.other(),
             });
         }
@@ -757,7 +588,8 @@ struct Cover {
 
 /// Fresh cells of `e` (not marked with `generation`) as bits over its cells.
 fn fresh_cells(e: &Equation, covered: &Stamps, generation: u32) -> u8 {
-    e.cells()
+    e.vars
+        .as_slice()
         .iter()
         .enumerate()
         .filter(|(_, &c)| !covered.is(c, generation))
@@ -774,7 +606,7 @@ fn take_step(
     cover: &mut Cover,
 ) {
     let e = system.equation(j);
-    for (k, &c) in e.cells().iter().enumerate() {
+    for (k, &c) in e.vars.as_slice().iter().enumerate() {
         if fresh & (1u8 << k) != 0 {
             covered.set(c, generation);
         }
@@ -852,7 +684,7 @@ fn component_covers(
         candidates.push(greedy_cover(system, component, side, covered));
     }
     let weight = |j: u32| side.weight(system.equation(j)) as u64;
-    let len = |j: u32| system.equation(j).len as u64;
+    let len = |j: u32| system.equation(j).vars.len() as u64;
     let mut order = component.equations.clone();
     // Sparsest first: least weight per cell, then larger sets.
     order.sort_by(|&a, &b| {
@@ -882,20 +714,19 @@ fn component_covers(
 
 /// Returns the bound on the side's count in the frontier.
 fn cover_deductions(
-    board: &Board,
     system: &System,
+    components: &[Component],
     side: Side,
     total: u64,
     scratch: &mut Scratch,
     out: &mut Vec<Forced>,
 ) -> Result<u64, Contradiction> {
-    let covers: Vec<(u64, Vec<Cover>)> = system
-        .components
+    let covers: Vec<(u64, Vec<Cover>)> = components
         .iter()
         .map(|component| component_covers(system, component, side, &mut scratch.covered))
         .collect();
     let bound: u64 = covers.iter().map(|(b, _)| *b).sum();
-    let interior = board.unknown_count() as u64 - system.frontier;
+    let interior = system.interior().len() as u64;
     // The frontier must hold at least `total − interior` of the side.
     let Some(needed) = total.checked_sub(interior) else {
         return Ok(bound);
@@ -904,7 +735,7 @@ fn cover_deductions(
         return Err(Contradiction::new(
             covers
                 .iter()
-                .flat_map(|(_, best)| best[0].steps.iter().map(|s| system.equation(s.equation).at))
+                .flat_map(|(_, best)| best[0].steps.iter().map(|s| system.equation(s.equation).number))
                 .collect(),
             format!(
                 "the numbers leave room for at most {bound} {noun} among their closed cells and the \
@@ -918,7 +749,7 @@ fn cover_deductions(
     }
     // Tight: the interior is entirely of the side, and every fresh part of
     // every smallest cover holds exactly its capacity.
-    for cell in system.interior(board) {
+    for &cell in system.interior() {
         out.push(Forced {
             cell,
             value: side.counted(),
@@ -930,7 +761,8 @@ fn cover_deductions(
                 let e = system.equation(step.equation);
                 let fresh_count = step.fresh.count_ones() as u64;
                 let capacity = step.capacity(system, side);
-                for (k, &cell) in e.cells().iter().enumerate() {
+                for (k, &var) in e.vars.as_slice().iter().enumerate() {
+                    let cell = system.cell(var);
                     let is_fresh = step.fresh & (1u8 << k) != 0;
                     if is_fresh && capacity == fresh_count {
                         // The fresh cells are all of the side.
@@ -956,6 +788,7 @@ fn cover_deductions(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Cell;
     use crate::grid::Grid;
 
     fn board(rows: &[&str], total: Option<u32>) -> Board {
@@ -1120,9 +953,10 @@ mod tests {
         // first (heaviest, densest, no larger): 3 mines; the two 2s hold 4.
         let b = board(&[".23.2.", "??????", "??????"], Some(4));
         let system = System::build(&b).unwrap();
-        assert_eq!(system.components.len(), 1);
-        let component = &system.components[0];
-        let mut scratch = Scratch::new(b.grid().len());
+        let components = system.components();
+        assert_eq!(components.len(), 1);
+        let component = &components[0];
+        let mut scratch = Scratch::new(system.frontier().len());
         let greedy = greedy_packing(&system, &[1, 0, 2], Side::Mines, &mut scratch.covered);
         assert_eq!(greedy.value, 3);
         let found = component_packings(&system, component, Side::Mines, true, &mut scratch);
@@ -1176,8 +1010,12 @@ mod tests {
                 Some(mine.iter().filter(|&&m| m).count() as u32),
             );
             let system = System::build(&b).unwrap();
-            let mut scratch = Scratch::new(grid.len());
-            for component in system.components.iter().filter(|c| c.equations.len() <= 14) {
+            let mut scratch = Scratch::new(system.frontier().len());
+            for component in system
+                .components()
+                .iter()
+                .filter(|c| c.equations.len() <= 14)
+            {
                 for side in [Side::Mines, Side::Safes] {
                     let found = component_packings(&system, component, side, true, &mut scratch);
                     assert_eq!(found.value, brute_best_packing(&system, component, side));
@@ -1200,7 +1038,7 @@ mod tests {
                 if set & (1 << k) != 0 {
                     let e = system.equation(component.equations[k]);
                     value += side.weight(e) as u64;
-                    for &c in e.cells() {
+                    for &c in e.vars.as_slice() {
                         disjoint &= seen.insert(c);
                     }
                 }

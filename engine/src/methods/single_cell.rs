@@ -7,6 +7,7 @@
 //! equation (linked cells) or a hypothesis.
 
 use crate::board::{Board, Contradiction, Forced, Value};
+use crate::constraints::check_number;
 
 /// Examines the numbers in `dirty` (all revealed numbers if `None`).
 pub fn find(
@@ -34,28 +35,9 @@ fn examine(board: &Board, i: u32, out: &mut Vec<Forced>) -> Result<(), Contradic
     let Some((v, u)) = board.effective(i) else {
         return Ok(());
     };
+    check_number(i, v, u)?;
     if u == 0 {
-        // Nothing left to decide; a nonzero remainder means the flags and
-        // the number disagree.
-        if v != 0 {
-            return Err(Contradiction::new(
-                vec![i],
-                format!("number needs {v} more mines but has no closed neighbour"),
-            ));
-        }
-        return Ok(());
-    }
-    if v < 0 {
-        return Err(Contradiction::new(
-            vec![i],
-            "more known mines (flagged or proven) around it than its number",
-        ));
-    }
-    if v as u32 > u {
-        return Err(Contradiction::new(
-            vec![i],
-            format!("number needs {v} mines among {u} closed neighbours"),
-        ));
+        return Ok(()); // nothing left to decide
     }
     // v = 0: the number is satisfied, every unknown neighbour is safe.
     // v = u: every unknown neighbour must be a mine to reach v.

@@ -20,6 +20,7 @@
 //!    pattern alone before the rule is returned.
 
 use crate::board::{Board, Cell, Forced, Value};
+use crate::constraints::Subsystem;
 use crate::grid::Grid;
 use crate::rules::{Pattern, PatternCell, Rule, RuleKind};
 
@@ -266,106 +267,12 @@ fn fits(candidates: &[Candidate], set: &[usize]) -> bool {
     }
 }
 
-/// The equations of a set of foci over their unknown neighbours, numbered
-/// locally (bit `k` of a mask = `vars[k]`).
-struct System {
-    vars: Vec<u32>,
-    equations: Vec<(u64, u8)>,
-}
-
-impl System {
-    fn new(candidates: &[Candidate], set: &[usize]) -> System {
-        let mut vars: Vec<u32> = set
-            .iter()
-            .flat_map(|&i| candidates[i].unknown().iter().copied())
-            .collect();
-        vars.sort_unstable();
-        vars.dedup();
-        debug_assert!(vars.len() <= 64);
-        let equations = set
-            .iter()
-            .map(|&i| {
-                let k = &candidates[i];
-                let mask = k.unknown().iter().fold(0u64, |m, v| {
-                    m | 1 << vars.binary_search(v).expect("a neighbour of a focus")
-                });
-                (mask, k.value)
-            })
-            .collect();
-        System { vars, equations }
-    }
-
-    fn all(&self) -> u64 {
-        if self.vars.len() == 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.vars.len()) - 1
-        }
-    }
-
-    /// A solution (mask of mines) with the cells of `ones` mines and those
-    /// of `zeros` safe, if any: depth-first search with unit propagation.
-    fn solve(&self, mut ones: u64, mut zeros: u64) -> Option<u64> {
-        loop {
-            let mut changed = false;
-            for &(mask, value) in &self.equations {
-                let need = value as i32 - (ones & mask).count_ones() as i32;
-                let free = mask & !(ones | zeros);
-                let free_count = free.count_ones() as i32;
-                if need < 0 || need > free_count {
-                    return None;
-                }
-                if free != 0 {
-                    // need = 0: the equation is met, its other cells are safe;
-                    // need = free: every remaining cell must be a mine.
-                    if need == 0 {
-                        zeros |= free;
-                        changed = true;
-                    } else if need == free_count {
-                        ones |= free;
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let open = self.all() & !(ones | zeros);
-        if open == 0 {
-            return Some(ones);
-        }
-        let x = open & open.wrapping_neg();
-        self.solve(ones | x, zeros)
-            .or_else(|| self.solve(ones, zeros | x))
-    }
-
-    /// `(safe, mine)` masks of the variables with one value in every
-    /// solution; `None` if there is no solution.
-    fn forced(&self) -> Option<(u64, u64)> {
-        let first = self.solve(0, 0)?;
-        // A variable is forced iff no solution gives it the other value;
-        // every solution found also clears the variables it disagrees on.
-        let mut free = 0u64;
-        let mut rest = self.all();
-        while rest != 0 {
-            let x = rest & rest.wrapping_neg();
-            rest &= rest - 1;
-            if free & x != 0 {
-                continue;
-            }
-            let other = if first & x != 0 {
-                self.solve(0, x)
-            } else {
-                self.solve(x, 0)
-            };
-            if let Some(s) = other {
-                free |= s ^ first;
-            }
-        }
-        let fixed = self.all() & !free;
-        Some((fixed & !first, fixed & first))
-    }
+/// The equations of the foci `set` alone, as a [`Subsystem`].
+fn subsystem(candidates: &[Candidate], set: &[usize]) -> Subsystem {
+    Subsystem::new(set.iter().map(|&i| {
+        let k = &candidates[i];
+        (k.unknown(), k.value)
+    }))
 }
 
 /// Irreducibility in the synthesizer's sense (a rule whose conclusion
@@ -385,7 +292,7 @@ fn lower_order_concludes(candidates: &[Candidate], support: &[usize]) -> Option<
             .filter(|&j| subset >> j & 1 == 1)
             .map(|j| support[j])
             .collect();
-        let concludes = match System::new(candidates, &set).forced() {
+        let concludes = match subsystem(candidates, &set).forced() {
             None => true,
             Some((safe, mine)) => safe | mine != 0,
         };
@@ -396,8 +303,8 @@ fn lower_order_concludes(candidates: &[Candidate], support: &[usize]) -> Option<
 /// Whether the foci `set` alone force `forced`: they have a solution, and
 /// none with the target's other value.
 fn forces(candidates: &[Candidate], set: &[usize], forced: Forced) -> bool {
-    let system = System::new(candidates, set);
-    let Ok(k) = system.vars.binary_search(&forced.cell) else {
+    let system = subsystem(candidates, set);
+    let Ok(k) = system.vars().binary_search(&forced.cell) else {
         return false;
     };
     let x = 1u64 << k;
@@ -427,7 +334,7 @@ fn cut_rule(board: &Board, foci: &[Candidate]) -> Option<Rule> {
     let (h, w) = ((r1 - r0 + 1) as usize, (c1 - c0 + 1) as usize);
     debug_assert!(h <= WINDOW && w <= WINDOW);
     let all: Vec<usize> = (0..foci.len()).collect();
-    let system = System::new(foci, &all);
+    let system = subsystem(foci, &all);
     let (safe_vars, mine_vars) = system.forced()?;
     let mut cells = Vec::with_capacity(h * w);
     let mut safe = 0u64;
@@ -449,7 +356,7 @@ fn cut_rule(board: &Board, foci: &[Candidate]) -> Option<Rule> {
                     PatternCell::Number(k.value)
                 } else if board.cell(i) == Cell::Unknown {
                     let bit = 1u64 << (pr * w + pc);
-                    if let Ok(v) = system.vars.binary_search(&i) {
+                    if let Ok(v) = system.vars().binary_search(&i) {
                         if safe_vars >> v & 1 == 1 {
                             safe |= bit;
                         } else if mine_vars >> v & 1 == 1 {
@@ -585,9 +492,9 @@ mod tests {
         let all: Vec<Candidate> = (0..9).filter_map(|c| candidate(&b, c)).collect();
         assert_eq!(all.len(), 9);
         let everything: Vec<usize> = (0..all.len()).collect();
-        let sys = System::new(&all, &everything);
+        let sys = subsystem(&all, &everything);
         let (s, _) = sys.forced().unwrap();
-        let k = sys.vars.binary_search(&x(5)).unwrap();
+        let k = sys.vars().binary_search(&x(5)).unwrap();
         assert_eq!(s >> k & 1, 1);
 
         let rule = learn(&b, safe(x(2))).expect("order 2 at the wall");
