@@ -44,6 +44,7 @@
 //! closed cells to work on.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
+use sapper_engine::budget::Budget;
 use sapper_engine::formats::thesis::{find_fields, read_field};
 use sapper_engine::methods::{self, MethodTable};
 use sapper_engine::rules::Rulebase;
@@ -233,7 +234,7 @@ fn rules_benches(c: &mut Criterion) {
         let (mut found, mut distinct) = (0, 0);
         for board in &boards {
             out.clear();
-            methods::run(method, board, None, &mut out).unwrap_or_else(|e| {
+            methods::run(method, board, None, &Budget::unlimited(), &mut out).unwrap_or_else(|e| {
                 panic!(
                     "{} finds a contradiction on a board the truth fits: {e:?}",
                     method.name()
@@ -256,7 +257,13 @@ fn rules_benches(c: &mut Criterion) {
                 b.iter(|| {
                     for board in boards {
                         out.clear();
-                        let _ = black_box(methods::run(method, black_box(board), None, &mut out));
+                        let _ = black_box(methods::run(
+                            method,
+                            black_box(board),
+                            None,
+                            &Budget::unlimited(),
+                            &mut out,
+                        ));
                     }
                     out.len()
                 })
@@ -289,6 +296,7 @@ fn solve_benches(c: &mut Criterion) {
     let with_rules = Layers {
         rules: Some(&tiers),
         methods: true,
+        budget: Budget::unlimited(),
     };
     for (name, layers) in [("rules", with_rules), ("no_rules", Layers::METHODS_ONLY)] {
         eprintln!(

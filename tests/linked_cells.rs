@@ -564,6 +564,9 @@ fn solver_stays_sound_on_dealt_fields() {
                             c.describe(field.grid)
                         )
                     }
+                    Err(SolveError::OverBudget(o)) => {
+                        panic!("{pass}: an unbounded solve gave up: {o}")
+                    }
                 }
             }
         }

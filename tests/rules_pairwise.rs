@@ -18,6 +18,7 @@
 mod truth_boards;
 
 use proptest::prelude::*;
+use sapper_engine::methods::MethodError;
 use sapper_engine::methods::MethodTable;
 use sapper_engine::rules::{RuleKind, Rulebase};
 use sapper_engine::solver::{analyse_position_with, Analysis, Layers, RuleTiers};
@@ -213,8 +214,13 @@ fn analyse_rules_only(board: &Board, tiers: &RuleTiers) -> Result<Analysis, Cont
     let layers = Layers {
         rules: Some(tiers),
         methods: false,
+        budget: sapper_engine::budget::Budget::unlimited(),
     };
-    analyse_position_with(&board.to_position(), layers, &mut MethodTable::default())
+    match analyse_position_with(&board.to_position(), layers, &mut MethodTable::default()) {
+        Ok(analysis) => Ok(analysis),
+        Err(MethodError::Contradiction(c)) => Err(c),
+        Err(MethodError::OverBudget(o)) => panic!("the rule layer alone has no budget: {o}"),
+    }
 }
 
 /// The rule layer's fixpoint equals the pairwise enumerator's; with a

@@ -29,6 +29,7 @@ fn solve(f: &Field, rules: bool) -> SolveOutcome {
     let layers = Layers {
         rules: rules.then(default_rules),
         methods: true,
+        budget: sapper_engine::budget::Budget::unlimited(),
     };
     solve_field_with(f, layers, &mut MethodTable::default(), None)
         .unwrap_or_else(|e| panic!("solving failed: {e:?}"))

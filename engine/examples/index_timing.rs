@@ -100,7 +100,14 @@ fn record_calls(field: &Field, index: &RuleIndex, calls: &mut Vec<Call>) {
         if proven.is_empty() {
             for method in Method::RESEARCH_ORDER {
                 forced.clear();
-                methods::run(method, &board, None, &mut forced).expect("sound methods");
+                methods::run(
+                    method,
+                    &board,
+                    None,
+                    &sapper_engine::budget::Budget::unlimited(),
+                    &mut forced,
+                )
+                .expect("sound methods");
                 if !forced.is_empty() {
                     proven.extend(forced.iter().map(|f| (f.cell, f.value)));
                     break;
@@ -339,6 +346,7 @@ fn main() {
     let with_rules = Layers {
         rules: Some(&tiers),
         methods: true,
+        budget: sapper_engine::budget::Budget::unlimited(),
     };
     let (t_rules, run_rules) = best_of(repeats, || solve_corpus(&fields, with_rules));
     let (t_methods, run_methods) = best_of(repeats, || solve_corpus(&fields, Layers::METHODS_ONLY));
@@ -393,6 +401,7 @@ fn main() {
                 Method::SingleCell,
                 &call.board,
                 Some(&call.dirty),
+                &sapper_engine::budget::Budget::unlimited(),
                 &mut forced,
             )
             .expect("sound");

@@ -15,6 +15,7 @@ fn main() {
         Layers {
             rules: Some(&tiers),
             methods: true,
+            budget: sapper_engine::budget::Budget::unlimited(),
         }
     } else {
         Layers::METHODS_ONLY

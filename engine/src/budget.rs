@@ -64,7 +64,7 @@ impl std::error::Error for OverBudget {}
 
 impl Budget {
     /// No deadline, no memory limit (tests, oracles).
-    pub fn unlimited() -> Budget {
+    pub const fn unlimited() -> Budget {
         Budget {
             deadline: None,
             limit: None,
@@ -80,6 +80,12 @@ impl Budget {
             limit: time,
             max_bytes,
         }
+    }
+
+    /// The same limits, with the time starting now: a budget made once
+    /// (from the command line) gives each position its own time.
+    pub fn restarted(&self) -> Budget {
+        Budget::new(self.limit, self.max_bytes)
     }
 
     /// The CLI's defaults: [`DEFAULT_SECS`] and [`DEFAULT_BYTES`].
@@ -120,11 +126,35 @@ impl Budget {
     pub fn max_bytes(&self) -> usize {
         self.max_bytes
     }
+
+    /// When the time runs out (`None`: never).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The refusal for work that was stopped at the deadline (a search
+    /// that polls [`Budget::deadline`] itself).
+    pub fn out_of_time(&self, what: String) -> OverBudget {
+        OverBudget {
+            what,
+            limit: Limit::Time(self.limit.unwrap_or_default()),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_restarted_budget_keeps_its_limits_with_a_new_deadline() {
+        let b = Budget::new(Some(Duration::from_secs(5)), 7);
+        std::thread::sleep(Duration::from_millis(2));
+        let r = b.restarted();
+        assert_eq!(r.max_bytes(), 7);
+        assert!(r.deadline().unwrap() > b.deadline().unwrap());
+        assert_eq!(Budget::unlimited().restarted().deadline(), None);
+    }
 
     #[test]
     fn an_unlimited_budget_never_gives_up() {

@@ -23,8 +23,9 @@
 //! anything changed since their last failed attempt.
 
 use crate::board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
+use crate::budget::{Budget, OverBudget};
 use crate::constraints::{check_number, remaining_mines};
-use crate::methods::{self, MethodTable};
+use crate::methods::{self, MethodError, MethodTable};
 use crate::rules::matcher::RuleIndex;
 use crate::rules::Rulebase;
 use std::time::Instant;
@@ -86,13 +87,17 @@ impl RuleTiers {
 pub struct Layers<'r> {
     pub rules: Option<&'r RuleTiers>,
     pub methods: bool,
+    /// Time and memory for the exact methods, per solve: each call of
+    /// [`solve_field_with`] or [`analyse_position_with`] restarts its clock.
+    pub budget: Budget,
 }
 
 impl Layers<'_> {
-    /// The four methods alone.
+    /// The four methods alone, unbounded.
     pub const METHODS_ONLY: Layers<'static> = Layers {
         rules: None,
         methods: true,
+        budget: Budget::unlimited(),
     };
 }
 
@@ -111,11 +116,23 @@ pub enum SolveError {
         value: Value,
         source: Source,
     },
+    /// An exact method gave up within the budget: the field is neither
+    /// solved nor known to be stuck.
+    OverBudget(OverBudget),
 }
 
 impl From<Contradiction> for SolveError {
     fn from(c: Contradiction) -> Self {
         SolveError::Contradiction(c)
+    }
+}
+
+impl From<MethodError> for SolveError {
+    fn from(e: MethodError) -> Self {
+        match e {
+            MethodError::Contradiction(c) => SolveError::Contradiction(c),
+            MethodError::OverBudget(o) => SolveError::OverBudget(o),
+        }
     }
 }
 
@@ -320,6 +337,8 @@ pub struct Solver<'t> {
     /// Per global method (linked cells 2, hypotheses): board changed since
     /// its last failed attempt.
     stale: [bool; 2],
+    /// This solve's time and memory, started when the solver was made.
+    budget: Budget,
     by_source: BySource,
     log: Vec<Deduction>,
 }
@@ -361,6 +380,7 @@ impl<'t> Solver<'t> {
             changed: Vec::new(),
             rule_timing: TimingSample::new(),
             stale: [true, true],
+            budget: layers.budget.restarted(),
             by_source: BySource::default(),
             log: Vec::with_capacity(n / 2),
         };
@@ -607,7 +627,7 @@ impl<'t> Solver<'t> {
                 };
                 found.clear();
                 let t0 = Instant::now();
-                let result = methods::run(method, &self.board, dirty, &mut found);
+                let result = methods::run(method, &self.board, dirty, &self.budget, &mut found);
                 let nanos = t0.elapsed().as_nanos() as u64;
                 result?;
                 // Keep each cell once, and only cells still unknown.
@@ -709,25 +729,34 @@ pub struct Analysis {
     pub board: Board,
 }
 
+/// Unbounded in time and memory (tests, oracles): only a contradiction
+/// can fail it.
 pub fn analyse_position(
     position: &Position,
     table: &mut MethodTable,
 ) -> Result<Analysis, Contradiction> {
-    analyse_position_with(position, Layers::METHODS_ONLY, table)
+    match analyse_position_with(position, Layers::METHODS_ONLY, table) {
+        Ok(analysis) => Ok(analysis),
+        Err(MethodError::Contradiction(c)) => Err(c),
+        Err(MethodError::OverBudget(o)) => unreachable!("an unlimited budget ran out: {o}"),
+    }
 }
 
 /// [`analyse_position`] with a choice of layers: `rules` only gives the rule
 /// layer's own fixpoint (what the rulebase's orders allow), `methods` only
-/// the four methods (complete), both the usual rules-first analysis.
+/// the four methods (complete), both the usual rules-first analysis. Fails
+/// with [`MethodError::OverBudget`] when the exact methods give up within
+/// the layers' budget.
 pub fn analyse_position_with(
     position: &Position,
     layers: Layers<'_>,
     table: &mut MethodTable,
-) -> Result<Analysis, Contradiction> {
+) -> Result<Analysis, MethodError> {
     let mut solver = Solver::new(Board::from_position(position), layers, table);
     match solver.run_to_fixpoint(&mut MarkOnly, None) {
         Ok(()) => {}
-        Err(SolveError::Contradiction(c)) => return Err(c),
+        Err(SolveError::Contradiction(c)) => return Err(c.into()),
+        Err(SolveError::OverBudget(o)) => return Err(o.into()),
         Err(SolveError::Unsound { .. }) => unreachable!("analysis has no ground truth"),
     }
     Ok(Analysis {

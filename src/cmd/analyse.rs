@@ -1,9 +1,9 @@
 //! `sapper analyse`: every forced cell of a position.
 
-use super::common::{by_source_json, cell_json, RulesArgs};
+use super::common::{by_source_json, cell_json, BudgetArgs, RulesArgs};
 use super::CliError;
 use sapper_engine::formats::position::{read_position, write_position};
-use sapper_engine::methods::MethodTable;
+use sapper_engine::methods::{MethodError, MethodTable};
 use sapper_engine::solver::{analyse_position_with, Layers};
 use sapper_engine::Value;
 use serde_json::json;
@@ -39,6 +39,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// Run one layer alone: `rules` (the rulebase to its own fixpoint: what
     /// single numbers and pairs of numbers allow; the total is not used, and
     /// only contradictions visible to one or two numbers are detected — the
@@ -74,16 +76,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let layers = Layers {
         rules: index.as_ref(),
         methods: args.only != Some(Only::Rules),
+        budget: args.budget.budget()?,
     };
     let mut table = MethodTable::default();
     let analysis = match analyse_position_with(&position, layers, &mut table) {
         Ok(a) => a,
-        Err(c) => {
+        Err(MethodError::Contradiction(c)) => {
             eprintln!(
                 "sapper: error: {}: {}",
                 args.position.display(),
                 c.describe(grid)
             );
+            return Ok(ExitCode::from(1));
+        }
+        Err(MethodError::OverBudget(o)) => {
+            eprintln!("sapper: error: {}: refused: {o}", args.position.display());
             return Ok(ExitCode::from(1));
         }
     };

@@ -3,7 +3,7 @@
 
 use super::common::{
     by_source_json, median, methods_json, print_method_table, round3, rules_by_order_json,
-    RulesArgs,
+    BudgetArgs, RulesArgs,
 };
 use super::CliError;
 use sapper_engine::formats::thesis::{find_fields, read_field};
@@ -50,6 +50,8 @@ pub struct Args {
     compare: bool,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    budget: BudgetArgs,
 }
 
 /// One mode's totals over the corpus.
@@ -92,6 +94,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let layers = Layers {
         rules: index.as_ref(),
         methods: true,
+        budget: args.budget.budget()?,
     };
     // The modes run: the chosen one, then (with --compare) methods only.
     let mut modes = vec![(layers, Totals::new(fields.len()))];

@@ -150,6 +150,41 @@ pub struct RulesArgs {
     pub no_rules: bool,
 }
 
+/// `--budget-secs` / `--budget-mb`, shared by solve, analyse and bench.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BudgetArgs {
+    /// Seconds the exact methods may spend on one field or position: one
+    /// they cannot decide in time (a frontier as wide as the board) is
+    /// refused with an error naming it (exit 1; the other inputs are still
+    /// processed).
+    #[arg(long, value_name = "SECS", default_value_t = sapper_engine::budget::DEFAULT_SECS)]
+    pub budget_secs: f64,
+    /// Megabytes the exact methods may keep for one field or position;
+    /// beyond it the input is refused like one over time.
+    #[arg(long, value_name = "MB", default_value_t = sapper_engine::budget::DEFAULT_BYTES >> 20)]
+    pub budget_mb: usize,
+}
+
+impl BudgetArgs {
+    /// The limits (each field or position restarts the clock).
+    pub fn budget(&self) -> Result<sapper_engine::budget::Budget, super::CliError> {
+        if !(self.budget_secs.is_finite() && self.budget_secs > 0.0) {
+            return Err(format!(
+                "--budget-secs must be a positive number of seconds, not {}",
+                self.budget_secs
+            )
+            .into());
+        }
+        if self.budget_mb == 0 {
+            return Err("--budget-mb must be at least 1".into());
+        }
+        Ok(sapper_engine::budget::Budget::new(
+            Some(std::time::Duration::from_secs_f64(self.budget_secs)),
+            self.budget_mb.saturating_mul(1 << 20),
+        ))
+    }
+}
+
 /// Loads a rulebase: a path, or the word `default` for the embedded one.
 pub fn load_rulebase(
     arg: &str,

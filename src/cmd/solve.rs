@@ -1,7 +1,8 @@
 //! `sapper solve`: no-guess play on fields with ground truth.
 
 use super::common::{
-    by_source_json, load_rulebase, load_tiers, median, print_method_table, round3, RulesArgs,
+    by_source_json, load_rulebase, load_tiers, median, print_method_table, round3, BudgetArgs,
+    RulesArgs,
 };
 use super::CliError;
 use rayon::prelude::*;
@@ -51,6 +52,8 @@ pub struct Args {
     methods: bool,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// Learn rules: when a method proves a cell whose supporting numbers fit
     /// a 6×6 window, cut that pattern out, verify it by enumeration,
     /// canonicalize it and add it to FILE if it is new and irreducible.
@@ -108,6 +111,7 @@ fn solve_one(
                 dir.display(),
                 c.describe(field.grid)
             ),
+            SolveError::OverBudget(o) => format!("{}: refused: {o}", dir.display()),
             SolveError::Unsound { cell, value, source } => {
                 let (row, col) = field.grid.rc(cell);
                 format!(
@@ -193,6 +197,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let layers = Layers {
         rules: index.as_ref(),
         methods: true,
+        budget: args.budget.budget()?,
     };
     let mut learned: BTreeSet<Rule> = BTreeSet::new();
     let mut failed = false;

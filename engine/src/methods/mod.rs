@@ -17,24 +17,50 @@
 //! the global ones (3 and 4) may ignore it.
 
 use crate::board::{Board, Contradiction, Forced, Method};
+use crate::budget::{Budget, OverBudget};
 
 pub mod hypotheses;
 pub mod linked_cells_1;
 pub mod linked_cells_2;
 pub mod single_cell;
 
-/// Runs one method.
+/// Why a method returned no list of forced cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MethodError {
+    /// The board admits no mine layout.
+    Contradiction(Contradiction),
+    /// The method gave up rather than exceed its [`Budget`] (only the
+    /// exponential one, hypotheses, can).
+    OverBudget(OverBudget),
+}
+
+impl From<Contradiction> for MethodError {
+    fn from(c: Contradiction) -> Self {
+        MethodError::Contradiction(c)
+    }
+}
+
+impl From<OverBudget> for MethodError {
+    fn from(o: OverBudget) -> Self {
+        MethodError::OverBudget(o)
+    }
+}
+
+/// Runs one method within `budget`.
 pub fn run(
     method: Method,
     board: &Board,
     dirty: Option<&[u32]>,
+    budget: &Budget,
     out: &mut Vec<Forced>,
-) -> Result<(), Contradiction> {
+) -> Result<(), MethodError> {
     match method {
-        Method::SingleCell => single_cell::find(board, dirty, out),
-        Method::LinkedCells1 => linked_cells_1::find(board, dirty, out),
-        Method::LinkedCells2 => linked_cells_2::find(board, dirty, out),
-        Method::Hypotheses => hypotheses::find(board, dirty, out),
+        Method::SingleCell => Ok(single_cell::find(board, dirty, out)?),
+        Method::LinkedCells1 => Ok(linked_cells_1::find(board, dirty, out)?),
+        Method::LinkedCells2 => Ok(linked_cells_2::find(board, dirty, out)?),
+        Method::Hypotheses => {
+            hypotheses::find_within(board, budget, hypotheses::PROGRAMME_LIMITS, out).map(|_| ())
+        }
     }
 }
 

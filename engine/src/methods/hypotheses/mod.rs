@@ -77,8 +77,12 @@ use crate::bitset::{
     or_shl, or_shr, set_bit, set_range,
 };
 use crate::board::{Board, Contradiction, Forced, Value};
+use crate::budget::{Budget, OverBudget};
 use crate::constraints::{remaining_mines, Component, System};
+use crate::methods::MethodError;
 use hashbrown::HashTable;
+
+mod sat;
 
 const NONE: u32 = u32::MAX;
 
@@ -101,10 +105,39 @@ pub struct Profile {
     pub widest_key: usize,
     /// True when the global count could bind (the outer count programme ran).
     pub count_binds: bool,
+    /// True when the position was decided by the SAT path ([`sat`]).
+    pub sat: bool,
+    /// Clauses of the SAT instance, and the solver calls it took.
+    pub sat_clauses: usize,
+    pub sat_queries: usize,
 }
 
-/// Finds every closed cell forced by the whole system (see the module doc).
-/// `dirty` is ignored: the method is global.
+/// When the programme is not worth running: a component whose estimated
+/// widest layer or total states (bounds from the elimination order: the
+/// product, over the equations active at a step, of the values their
+/// partial sums can take) exceed these sends the whole position to the SAT
+/// path ([`sat`]), which gives the same answer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProgrammeLimits {
+    pub widest_layer: f64,
+    pub states: f64,
+}
+
+/// The limits the solver uses. Real frontiers stay far below them (over
+/// every stuck position of the test corpora the widest layer bound is at
+/// most 288); a lattice of numbers as wide as a 22×22 board has a widest
+/// layer bound of 4.7 million. A thin band 10 rows high and 2,000 long
+/// (14,000 cells, widest layer 1,152, 7.5 million states in all) stays with
+/// the programme, whose memory is linear in the component's length, where
+/// the SAT path's count encoding would be quadratic.
+pub const PROGRAMME_LIMITS: ProgrammeLimits = ProgrammeLimits {
+    widest_layer: 65_536.0,
+    states: 67_108_864.0,
+};
+
+/// Finds every closed cell forced by the whole system (see the module doc),
+/// with no limit on time or memory (tests and oracles; the solver uses
+/// [`find_within`]). `dirty` is ignored: the method is global.
 pub fn find(
     board: &Board,
     _dirty: Option<&[u32]>,
@@ -115,6 +148,23 @@ pub fn find(
 
 /// [`find`], also reporting the sizes it met.
 pub fn find_profiled(board: &Board, out: &mut Vec<Forced>) -> Result<Profile, Contradiction> {
+    match find_within(board, &Budget::unlimited(), PROGRAMME_LIMITS, out) {
+        Ok(profile) => Ok(profile),
+        Err(MethodError::Contradiction(c)) => Err(c),
+        Err(MethodError::OverBudget(o)) => unreachable!("an unlimited budget ran out: {o}"),
+    }
+}
+
+/// [`find`] within `budget`: gives up with [`MethodError::OverBudget`]
+/// rather than exceed it. A component whose programme is estimated above
+/// `limits` (normally [`PROGRAMME_LIMITS`]; tests lower them to run the SAT
+/// path on small positions) sends the whole position to the SAT path.
+pub fn find_within(
+    board: &Board,
+    budget: &Budget,
+    limits: ProgrammeLimits,
+    out: &mut Vec<Forced>,
+) -> Result<Profile, MethodError> {
     let system = System::build(board)?;
     let components = system.components();
     let mut profile = Profile {
@@ -123,11 +173,39 @@ pub fn find_profiled(board: &Board, out: &mut Vec<Forced>) -> Result<Profile, Co
         interior_cells: system.interior().len(),
         ..Profile::default()
     };
+    let start = out.len();
 
     let mut scratch = Scratch::new(&system);
-    let mut programmes = Vec::with_capacity(components.len());
+    let mut orders = Vec::with_capacity(components.len());
     for component in &components {
-        let dp = ComponentDp::forward(&system, component, &mut scratch)?;
+        scratch.localise(component);
+        let (order, cost) = choose_order(&system, component, &scratch);
+        if cost.widest_layer > limits.widest_layer || cost.states > limits.states {
+            profile.sat = true;
+            profile.largest_component = components.iter().map(|c| c.vars.len()).max().unwrap_or(0);
+            sat::find(board, &system, budget, out, &mut profile)?;
+            out[start..].sort_unstable_by_key(|f| f.cell);
+            return Ok(profile);
+        }
+        orders.push(order);
+    }
+
+    // Without the total nothing needs the mine counts: states only carry
+    // "reachable" (see `ComponentDp`).
+    let count_mines = board.total_mines().is_some();
+    let mut programmes = Vec::with_capacity(components.len());
+    let mut kept_bytes = 0usize;
+    for (component, order) in components.iter().zip(orders) {
+        let dp = ComponentDp::forward(
+            &system,
+            component,
+            order,
+            count_mines,
+            budget,
+            kept_bytes,
+            &mut scratch,
+        )?;
+        kept_bytes += dp.kept_bytes();
         profile.largest_component = profile.largest_component.max(dp.order.len());
         for i in 0..=dp.order.len() {
             profile.largest_layer = profile.largest_layer.max(dp.layer_len(i));
@@ -142,7 +220,7 @@ pub fn find_profiled(board: &Board, out: &mut Vec<Forced>) -> Result<Profile, Co
 
     let start = out.len();
     for (dp, allowed) in programmes.iter().zip(&counts.allowed) {
-        dp.backward(allowed, |var, can_safe, can_mine| {
+        dp.backward(allowed, budget, |var, can_safe, can_mine| {
             let cell = system.cell(var);
             // The cell is forced iff the opposite hypothesis has no solution
             // of the whole system (the backward pass decided both exactly).
@@ -163,7 +241,7 @@ pub fn find_profiled(board: &Board, out: &mut Vec<Forced>) -> Result<Profile, Co
                 can_safe || can_mine,
                 "feasible system but cell {cell} has no value"
             );
-        });
+        })?;
     }
     let interior_value = match (counts.interior_can_mine, counts.interior_can_safe) {
         // Every feasible frontier total leaves exactly `I` mines for the
@@ -199,6 +277,16 @@ struct Scratch {
 }
 
 impl Scratch {
+    /// Numbers the component's variables and equations locally.
+    fn localise(&mut self, component: &Component) {
+        for (l, &v) in component.vars.iter().enumerate() {
+            self.local_var[v as usize] = l as u32;
+        }
+        for (l, &e) in component.equations.iter().enumerate() {
+            self.local_eq[e as usize] = l as u32;
+        }
+    }
+
     fn new(system: &System) -> Scratch {
         Scratch {
             local_var: vec![NONE; system.frontier().len()],
@@ -226,44 +314,70 @@ struct Slot {
 /// numbered consecutively across layers: layer `i` (the states before
 /// deciding `order[i]`) holds states `layer_start[i]..layer_start[i + 1]`;
 /// layer `n` holds the single final state.
+///
+/// # Memory
+///
+/// What the backward pass needs of each state is its transitions (kept for
+/// every layer: two numbers a state) and the set of mine counts with which
+/// the decided prefix reaches it. Those count sets are what grows: at layer
+/// `i` a set spans counts `0..=i`, so keeping every layer's would cost
+/// memory quadratic in a long component's length. So the count sets of
+/// only every `stride`-th layer (`stride ≈ √n`) are kept, the *checkpoints*;
+/// the backward pass, walking back one block of `stride` layers at a time,
+/// recomputes the block's sets from its checkpoint through the kept
+/// transitions. Each set is sized to its layer (`⌈(i + 1) / 64⌉` words).
+/// Without the total no count is needed at all: every set is one word
+/// holding bit 0, "reachable", and a mine adds nothing to it.
 struct ComponentDp {
     /// Global variable ids in elimination order.
     order: Vec<u32>,
     layer_start: Vec<u32>,
-    /// Per state, the mine counts with which the decided prefix reaches it
-    /// (`words` words, bit `k` = `k` mines).
-    counts: Vec<u64>,
     /// Per state of layers `0..n`, the successor state when the cell is
     /// safe (0) or a mine (1), or `NONE`.
     succ: Vec<[u32; 2]>,
-    /// Bitset words per count set (counts `0..=n`).
+    /// Count sets of layers `0, stride, 2·stride, …` (bit `k` = the prefix
+    /// reaches the state with `k` mines), [`ComponentDp::words_at`] words a
+    /// state.
+    checkpoints: Vec<Vec<u64>>,
+    stride: usize,
+    /// The count set of the final state: what the component can hold.
+    final_counts: Vec<u64>,
+    /// False when mine counts are not tracked (no total).
+    count_mines: bool,
+    /// Bitset words of the final count set.
     words: usize,
     /// Most equations active at once.
     widest_key: usize,
 }
 
 impl ComponentDp {
-    /// Builds the elimination order and runs the forward programme. A
-    /// layer with no state means the component's equations have no common
-    /// solution: a contradiction naming its numbers.
+    /// Runs the forward programme along `order`. A layer with no state
+    /// means the component's equations have no common solution: a
+    /// contradiction naming its numbers. Gives up when the budget's time
+    /// runs out or what it keeps (plus `kept_before`, the earlier
+    /// components') would exceed its memory.
     fn forward(
         system: &System,
         component: &Component,
+        order: Vec<u32>,
+        count_mines: bool,
+        budget: &Budget,
+        kept_before: usize,
         scratch: &mut Scratch,
-    ) -> Result<ComponentDp, Contradiction> {
+    ) -> Result<ComponentDp, MethodError> {
         let n = component.vars.len();
-        for (l, &v) in component.vars.iter().enumerate() {
-            scratch.local_var[v as usize] = l as u32;
-        }
-        for (l, &e) in component.equations.iter().enumerate() {
-            scratch.local_eq[e as usize] = l as u32;
-        }
-        let order = choose_order(system, component, scratch);
+        scratch.localise(component);
         let (slots, slot_start) = step_plans(system, component, &order, scratch);
+        let stride = ((n as f64).sqrt().ceil() as usize).max(1);
+        let words_at = |i: usize| words_at(count_mines, i);
+        let shift = |v: u8| if count_mines { v as usize } else { 0 };
+        let what = || format!("a frontier component of {n} closed cells");
 
-        let words = (n + 1).div_ceil(64);
-        let mut counts = vec![0u64; words];
+        let mut counts = vec![0u64; 1];
         counts[0] = 1; // nothing decided: zero mines
+        let mut next_counts: Vec<u64> = Vec::new();
+        let mut checkpoints: Vec<Vec<u64>> = Vec::new();
+        let mut checkpoint_bytes = 0usize;
         let mut layer_start: Vec<u32> = vec![0, 1];
         let mut succ: Vec<[u32; 2]> = Vec::new();
         let Scratch {
@@ -279,14 +393,31 @@ impl ComponentDp {
         let mut widest_key = 0usize;
 
         for step in 0..n {
+            budget.check_time(what)?;
+            let (w, next_w) = (words_at(step), words_at(step + 1));
+            if step % stride == 0 {
+                checkpoint_bytes += counts.len() * 8;
+                checkpoints.push(counts.clone());
+            }
             let plan = &slots[slot_start[step]..slot_start[step + 1]];
             let next_width = plan.iter().filter(|s| s.left_after > 0).count();
             let base = layer_start[step] as usize;
             let next_base = layer_start[step + 1] as usize;
             let len = next_base - base;
+            // At most two successors a state: check what the next layer
+            // and everything kept so far would take before building it.
+            let next_bound = 2 * len;
+            let kept = kept_before
+                + checkpoint_bytes
+                + (succ.len() + next_bound) * 8
+                + next_bound * (next_w * 8 + next_width + 16)
+                + counts.len() * 8
+                + keys.len();
+            budget.check_bytes(kept, what)?;
             table.clear();
             hashes.clear();
             next_keys.clear();
+            next_counts.clear();
             let mut next_len = 0usize;
             succ.resize(next_base, [NONE; 2]);
             for s in 0..len {
@@ -324,21 +455,19 @@ impl ComponentDp {
                             let idx = next_len;
                             next_len += 1;
                             next_keys.extend_from_slice(key);
-                            counts.resize(counts.len() + words, 0);
+                            next_counts.resize(next_counts.len() + next_w, 0);
                             hashes.push(hash);
                             table.insert_unique(hash, idx as u32, |&i| hashes[i as usize]);
                             idx
                         }
                     };
-                    let target_state = next_base + idx;
-                    succ[base + s][v as usize] = target_state as u32;
+                    succ[base + s][v as usize] = (next_base + idx) as u32;
                     // The successor is reached with this state's counts,
                     // plus one if the cell is a mine.
-                    let (head, tail) = counts.split_at_mut(next_base * words);
                     or_shl(
-                        &mut tail[idx * words..(idx + 1) * words],
-                        &head[(base + s) * words..(base + s + 1) * words],
-                        v as usize,
+                        &mut next_counts[idx * next_w..(idx + 1) * next_w],
+                        &counts[s * w..(s + 1) * w],
+                        shift(v),
                     );
                 }
             }
@@ -356,19 +485,25 @@ impl ComponentDp {
                         component.equations.len(),
                         n
                     ),
-                ));
+                )
+                .into());
             }
             layer_start.push((next_base + next_len) as u32);
             std::mem::swap(keys, next_keys);
+            std::mem::swap(&mut counts, &mut next_counts);
             width = next_width;
             widest_key = widest_key.max(width);
         }
+        succ.shrink_to_fit();
         Ok(ComponentDp {
             order,
             layer_start,
-            counts,
             succ,
-            words,
+            checkpoints,
+            stride,
+            words: words_at(n),
+            final_counts: counts,
+            count_mines,
             widest_key,
         })
     }
@@ -377,53 +512,123 @@ impl ComponentDp {
         (self.layer_start[i + 1] - self.layer_start[i]) as usize
     }
 
-    /// Mine counts the whole component can hold.
+    /// Bytes kept for the backward pass.
+    fn kept_bytes(&self) -> usize {
+        self.succ.len() * 8
+            + self.layer_start.len() * 4
+            + self.checkpoints.iter().map(|c| c.len() * 8).sum::<usize>()
+    }
+
+    /// Mine counts the whole component can hold (only `{0}` when counts
+    /// are not tracked).
     fn feasible_counts(&self) -> &[u64] {
-        let last = self.layer_start[self.order.len()] as usize;
-        &self.counts[last * self.words..(last + 1) * self.words]
+        &self.final_counts
+    }
+
+    /// The count sets of layers `from..to` (within one block), from the
+    /// checkpoint of layer `from` through the kept transitions: the same
+    /// sets the forward pass computed.
+    fn recompute_block(&self, from: usize, to: usize) -> Vec<Vec<u64>> {
+        let mut block = Vec::with_capacity(to - from);
+        block.push(self.checkpoints[from / self.stride].clone());
+        for i in from..to - 1 {
+            let (w, next_w) = (self.words_at(i), self.words_at(i + 1));
+            let base = self.layer_start[i] as usize;
+            let next_base = self.layer_start[i + 1] as usize;
+            let mut next = vec![0u64; self.layer_len(i + 1) * next_w];
+            let here = block.last().expect("the checkpoint");
+            for s in 0..self.layer_len(i) {
+                for (v, &t) in self.succ[base + s].iter().enumerate() {
+                    if t == NONE {
+                        continue;
+                    }
+                    let t = t as usize - next_base;
+                    or_shl(
+                        &mut next[t * next_w..(t + 1) * next_w],
+                        &here[s * w..(s + 1) * w],
+                        if self.count_mines { v } else { 0 },
+                    );
+                }
+            }
+            block.push(next);
+        }
+        block
+    }
+
+    fn words_at(&self, i: usize) -> usize {
+        words_at(self.count_mines, i)
     }
 
     /// The backward pass: `allowed` is the set of this component's mine
     /// counts the rest of the board can complete. Calls
     /// `report(var, can_safe, can_mine)` for every variable.
-    fn backward(&self, allowed: &[u64], mut report: impl FnMut(u32, bool, bool)) {
-        let w = self.words;
+    fn backward(
+        &self,
+        allowed: &[u64],
+        budget: &Budget,
+        mut report: impl FnMut(u32, bool, bool),
+    ) -> Result<(), OverBudget> {
         let n = self.order.len();
+        let shift = |v: usize| if self.count_mines { v } else { 0 };
         // Backward sets of the final state: a prefix that decided the whole
         // component with `a` mines completes iff `a` is allowed.
-        let mut later: Vec<u64> = allowed[..w].to_vec();
+        let mut later: Vec<u64> = allowed[..self.words].to_vec();
         let mut here: Vec<u64> = Vec::new();
-        for i in (0..n).rev() {
-            let base = self.layer_start[i] as usize;
-            let later_base = self.layer_start[i + 1] as usize;
-            let len = self.layer_len(i);
-            here.clear();
-            here.resize(len * w, 0);
-            let mut possible = [false; 2];
-            for s in 0..len {
-                let prefix = &self.counts[(base + s) * w..(base + s + 1) * w];
-                let successors = &self.succ[base + s];
-                for (v, (&t, possible_v)) in successors.iter().zip(&mut possible).enumerate() {
-                    if t == NONE {
-                        continue;
+        let mut block_start = (n.saturating_sub(1) / self.stride) * self.stride;
+        loop {
+            budget.check_time(|| format!("a frontier component of {n} closed cells"))?;
+            let block_end = (block_start + self.stride).min(n);
+            let block = self.recompute_block(block_start, block_end);
+            for i in (block_start..block_end).rev() {
+                let w = self.words_at(i);
+                let later_w = self.words_at(i + 1);
+                let base = self.layer_start[i] as usize;
+                let later_base = self.layer_start[i + 1] as usize;
+                let len = self.layer_len(i);
+                let counts = &block[i - block_start];
+                here.clear();
+                here.resize(len * w, 0);
+                let mut possible = [false; 2];
+                for s in 0..len {
+                    let prefix = &counts[s * w..(s + 1) * w];
+                    let successors = &self.succ[base + s];
+                    for (v, (&t, possible_v)) in successors.iter().zip(&mut possible).enumerate() {
+                        if t == NONE {
+                            continue;
+                        }
+                        let t = t as usize - later_base;
+                        let completes = &later[t * later_w..(t + 1) * later_w];
+                        // The cell can be `v` iff some prefix count `a`
+                        // reaching this state has `a + v` in the
+                        // successor's backward set: a whole solution (the
+                        // prefix, then `v`, then a completion) with an
+                        // allowed mine count exists.
+                        if !*possible_v && intersects_shl(prefix, shift(v), completes) {
+                            *possible_v = true;
+                        }
+                        // This state completes from prefix count `a` if the
+                        // successor completes from `a + v`.
+                        or_shr(&mut here[s * w..(s + 1) * w], completes, shift(v));
                     }
-                    let t = t as usize - later_base;
-                    let completes = &later[t * w..(t + 1) * w];
-                    // The cell can be `v` iff some prefix count `a` reaching
-                    // this state has `a + v` in the successor's backward
-                    // set: a whole solution (the prefix, then `v`, then a
-                    // completion) with an allowed mine count exists.
-                    if !*possible_v && intersects_shl(prefix, v, completes) {
-                        *possible_v = true;
-                    }
-                    // This state completes from prefix count `a` if the
-                    // successor completes from `a + v`.
-                    or_shr(&mut here[s * w..(s + 1) * w], completes, v);
                 }
+                report(self.order[i], possible[0], possible[1]);
+                std::mem::swap(&mut later, &mut here);
             }
-            report(self.order[i], possible[0], possible[1]);
-            std::mem::swap(&mut later, &mut here);
+            if block_start == 0 {
+                return Ok(());
+            }
+            block_start -= self.stride;
         }
+    }
+}
+
+/// Words of a count set at layer `i` (counts `0..=i`), or one word holding
+/// only "reachable" when mine counts are not tracked.
+fn words_at(count_mines: bool, i: usize) -> usize {
+    if count_mines {
+        (i + 1).div_ceil(64)
+    } else {
+        1
     }
 }
 
@@ -445,12 +650,12 @@ fn partial_sum_range(t: u8, decided: u8, left: u8) -> u32 {
 /// board if [`estimated_cost`] says that one is cheaper (on wide 2-D
 /// frontiers a straight sweep sometimes beats the greedy wavefront). The
 /// order only affects speed, never the result.
-fn choose_order(system: &System, component: &Component, scratch: &Scratch) -> Vec<u32> {
+fn choose_order(system: &System, component: &Component, scratch: &Scratch) -> (Vec<u32>, Cost) {
     let mut best = greedy_order(system, component, scratch);
-    if component.vars.len() <= 32 {
-        return best; // small: any sensible order is cheap
-    }
     let mut best_cost = estimated_cost(system, component, &best, scratch, f64::INFINITY);
+    if component.vars.len() <= 32 {
+        return (best, best_cost); // small: any sensible order is cheap
+    }
     let w = system.grid().w;
     let row_major = component.vars.clone(); // variables are in cell order
     let mut column_major = component.vars.clone();
@@ -459,13 +664,13 @@ fn choose_order(system: &System, component: &Component, scratch: &Scratch) -> Ve
         (c % w, c / w)
     });
     for sweep in [row_major, column_major] {
-        let cost = estimated_cost(system, component, &sweep, scratch, best_cost);
-        if cost < best_cost {
+        let cost = estimated_cost(system, component, &sweep, scratch, best_cost.states);
+        if cost.states < best_cost.states {
             best_cost = cost;
             best = sweep;
         }
     }
-    best
+    (best, best_cost)
 }
 
 /// Estimated work of an order: the sum over layers of the product, over
@@ -478,7 +683,7 @@ fn estimated_cost(
     order: &[u32],
     scratch: &Scratch,
     give_up: f64,
-) -> f64 {
+) -> Cost {
     let m = component.equations.len();
     let mut left: Vec<u8> = component
         .equations
@@ -487,7 +692,7 @@ fn estimated_cost(
         .collect();
     let mut decided = vec![0u8; m];
     let mut active: Vec<u32> = Vec::new();
-    let mut total = 0.0;
+    let mut cost = Cost::default();
     for &x in order {
         for &e in system.equations_of(x) {
             let le = scratch.local_eq[e as usize] as usize;
@@ -504,12 +709,24 @@ fn estimated_cost(
             let t = system.equation(component.equations[le]).target;
             layer *= partial_sum_range(t, decided[le], left[le]) as f64;
         }
-        total += layer;
-        if total >= give_up {
-            return f64::INFINITY;
+        cost.states += layer;
+        cost.widest_layer = cost.widest_layer.max(layer);
+        if cost.states >= give_up {
+            return Cost {
+                states: f64::INFINITY,
+                widest_layer: f64::INFINITY,
+            };
         }
     }
-    total
+    cost
+}
+
+/// [`estimated_cost`]'s bounds: on the states over all layers, and on the
+/// states of the widest layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Cost {
+    states: f64,
+    widest_layer: f64,
 }
 
 /// Greedy elimination order (global ids). Start at a peripheral cell (the
