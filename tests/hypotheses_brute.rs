@@ -11,7 +11,8 @@ use hyp_boards::{
     consistent, endgame, extreme_total, perturbed, played, real_size, recounted, sparse, wild, Case,
 };
 use proptest::prelude::*;
-use sapper_engine::methods::hypotheses;
+use sapper_engine::budget::Budget;
+use sapper_engine::methods::{hypotheses, MethodError};
 use sapper_engine::{brute, Board, Cell, Value};
 
 /// Runs hypotheses on the board and compares with brute force.
@@ -90,6 +91,42 @@ proptest! {
     #[test]
     fn matches_brute_on_wild_boards(case in wild()) {
         both_ways(&case)?;
+    }
+}
+
+/// The SAT path alone (every component sent to it) against brute force.
+fn check_sat_path(board: &Board) -> Result<(), TestCaseError> {
+    let sat_only = hypotheses::ProgrammeLimits {
+        widest_layer: -1.0,
+        states: -1.0,
+    };
+    let mut out = Vec::new();
+    let result = hypotheses::find_within(board, &Budget::unlimited(), sat_only, &mut out);
+    match (brute::forced(board), result) {
+        (Some(expected), Ok(profile)) => {
+            prop_assert!(profile.sat || profile.components == 0);
+            prop_assert_eq!(out, expected, "SAT path differs on {:?}", board)
+        }
+        (None, Err(MethodError::Contradiction(_))) => {}
+        (expected, result) => {
+            return Err(TestCaseError::fail(format!(
+                "brute {expected:?}, SAT path {result:?} on {board:?}"
+            )))
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 800, ..ProptestConfig::default() })]
+
+    /// Hypotheses' second path decides exactly like the first, the count
+    /// included (extreme totals bind it across components and the
+    /// interior).
+    #[test]
+    fn the_sat_path_matches_brute(case in prop_oneof![consistent(), played(), endgame(), sparse(), perturbed(), wild(), extreme_total()]) {
+        check_sat_path(&case.board)?;
+        check_sat_path(&case.other_total())?;
     }
 }
 
