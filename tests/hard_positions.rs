@@ -196,3 +196,33 @@ fn a_budget_too_small_is_a_clear_refusal() {
     assert_eq!(o.limit, Limit::Time(Duration::ZERO));
     assert!(o.to_string().contains("--budget-secs"), "{o}");
 }
+
+/// The command line: a position the budget cannot cover is refused with
+/// its path and the limit named (exit 1), and the same position is
+/// answered with the default budget.
+#[test]
+fn analyse_refuses_over_budget_and_answers_within_it() {
+    let dir = std::env::temp_dir().join(format!("sapper-hard-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (board, _) = lattice(22, 22, 0.37, 1);
+    let path = dir.join("lattice.txt");
+    let text = sapper_engine::formats::position::write_position(&board.to_position());
+    std::fs::write(&path, text).unwrap();
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sapper"))
+            .arg("analyse")
+            .arg(&path)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let refused = run(&["--budget-mb", "1"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("lattice.txt: refused:"), "{stderr}");
+    assert!(stderr.contains("within 1 MB (--budget-mb raises the limit)"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let answered = run(&["--json"]);
+    assert!(answered.status.success(), "{}", String::from_utf8_lossy(&answered.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
