@@ -220,9 +220,16 @@ fn analyse_refuses_over_budget_and_answers_within_it() {
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("lattice.txt: refused:"), "{stderr}");
-    assert!(stderr.contains("within 1 MB (--budget-mb raises the limit)"), "{stderr}");
+    assert!(
+        stderr.contains("within 1 MB (--budget-mb raises the limit)"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{stderr}");
     let answered = run(&["--json"]);
-    assert!(answered.status.success(), "{}", String::from_utf8_lossy(&answered.stderr));
+    assert!(
+        answered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&answered.stderr)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

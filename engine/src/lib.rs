@@ -9,6 +9,7 @@
 //!   and interior — what every exact method reasons over; `bitset`: sets
 //!   of mine counts;
 //! - [`budget`]: the deadline and memory limit one analysis may use;
+//! - [`files`]: reading user files bounded, writing them whole;
 //! - [`formats`]: readers for the thesis layout and the position text format;
 //! - [`methods`]: the four methods of the research — single-cell, linked
 //!   cells 1, linked cells 2, hypotheses — one module each;
@@ -24,6 +25,7 @@ pub mod board;
 pub mod brute;
 pub mod budget;
 pub mod constraints;
+pub mod files;
 pub mod formats;
 pub mod grid;
 pub mod methods;

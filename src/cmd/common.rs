@@ -197,7 +197,11 @@ pub fn load_rulebase(
             .map_err(|e| format!("embedded default rulebase: {e}"))?;
         return Ok((rb, DEFAULT_RULEBASE.len()));
     }
-    let bytes = std::fs::read(arg).map_err(|e| format!("{arg}: {e}"))?;
+    let bytes = sapper_engine::files::read_capped(
+        std::path::Path::new(arg),
+        sapper_engine::files::MAX_RULEBASE_BYTES,
+    )
+    .map_err(|e| e.to_string())?;
     let rb =
         sapper_engine::rules::Rulebase::from_bytes(&bytes).map_err(|e| format!("{arg}: {e}"))?;
     Ok((rb, bytes.len()))

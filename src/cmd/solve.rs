@@ -6,7 +6,8 @@ use super::common::{
 };
 use super::CliError;
 use rayon::prelude::*;
-use sapper_engine::formats::thesis::{find_fields, read_expected, read_field, FieldRef};
+use sapper_engine::files::FolderLock;
+use sapper_engine::formats::thesis::{list_corpus, read_expected, read_field, FieldRef};
 use sapper_engine::methods::MethodTable;
 use sapper_engine::rules::learn::learn;
 use sapper_engine::rules::{Rule, Rulebase};
@@ -59,7 +60,10 @@ pub struct Args {
     /// canonicalize it and add it to FILE if it is new and irreducible.
     /// FILE is also the rulebase matched (created from the --rules or
     /// default rulebase if it does not exist yet), so a second run makes
-    /// those deductions by rules.
+    /// those deductions by rules. FILE is updated under a lock on its
+    /// folder and merged with what it holds at that moment, so runs
+    /// learning into the same file at once lose nothing; it is written
+    /// whole (through a symbolic link; never over a device or folder).
     #[arg(long, value_name = "FILE", conflicts_with = "no_rules")]
     learn: Option<PathBuf>,
 }
@@ -138,6 +142,10 @@ fn solve_one(
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if let Some(file) = &args.learn {
+        // Say now, not after solving, if FILE cannot be written.
+        sapper_engine::files::write_target(file)?;
+    }
     // With --learn, FILE is the rulebase (created from --rules/default if
     // absent); otherwise --rules, the default, or none.
     let mut learn_base: Option<Rulebase> = None;
@@ -167,13 +175,27 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             args.paths
                 .iter()
                 .map(|path| {
-                    let fields = find_fields(path).map_err(|e| e.to_string()).map(|refs| {
-                        refs.into_par_iter()
+                    let fields = list_corpus(path).map_err(|e| e.to_string()).map(|corpus| {
+                        let mut fields: Vec<(FieldRef, Result<Field, String>)> = corpus
+                            .fields
+                            .into_par_iter()
                             .map(|r| {
                                 let f = read_field(&r.dir).map_err(|e| e.to_string());
                                 (r, f)
                             })
-                            .collect()
+                            .collect();
+                        // An entry that could not be read is reported like
+                        // a field that could not be read; the others are
+                        // still solved.
+                        fields.extend(corpus.unreadable.into_iter().map(|e| {
+                            let name = e.path.strip_prefix(path).unwrap_or(&e.path);
+                            let r = FieldRef {
+                                name: name.display().to_string(),
+                                dir: e.path.clone(),
+                            };
+                            (r, Err(e.to_string()))
+                        }));
+                        fields
                     });
                     (path.clone(), fields)
                 })
@@ -243,7 +265,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             }
         }
     }
-    if let (Some(file), Some(mut rb)) = (&args.learn, learn_base) {
+    if let (Some(file), Some(base)) = (&args.learn, learn_base) {
+        // Other processes may be learning into the same file: under the
+        // lock, merge into the file as it is now, not as it was read.
+        let _lock = FolderLock::acquire(file)?;
+        let mut rb = if file.exists() {
+            Rulebase::read(file).map_err(|e| format!("{}: {e}", file.display()))?
+        } else {
+            base
+        };
         let known: BTreeSet<Rule> = rb.rules.iter().cloned().collect();
         let new: Vec<Rule> = learned.into_iter().filter(|r| !known.contains(r)).collect();
         let mut by_order = std::collections::BTreeMap::new();
@@ -274,8 +304,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .max(new.iter().map(|r| r.window()).max().unwrap_or(0));
         rb.rules.extend(new.iter().cloned());
         rb.rules.sort();
-        rb.write(file)
-            .map_err(|e| format!("{}: {e}", file.display()))?;
+        rb.write(file).map_err(|e| e.to_string())?;
         eprintln!(
             "learned {} new rules ({}); {} now holds {} rules",
             new.len(),

@@ -22,10 +22,12 @@ use std::time::Duration;
 /// does) and symmetric images are counted, not stored.
 ///
 /// Prints a table per order and window (patterns enumerated / forced /
-/// forbidden / covered / kept) and the time taken. The output is written to
-/// a temporary file and renamed, so it is never left half-written; it is
-/// byte-identical across runs and thread counts (RAYON_NUM_THREADS) when the
-/// run completes.
+/// forbidden / covered / kept) and the time taken. The output is written
+/// whole or not at all: to a temporary file beside it, synced, then renamed
+/// into place; a symbolic link is written through (the file it names is
+/// replaced, the link kept), and a device, pipe or folder is refused, never
+/// replaced. It is byte-identical across runs and thread counts
+/// (RAYON_NUM_THREADS) when the run completes.
 ///
 /// Example: `sapper synth --order 2 -o rules/default.rules`, then grow it:
 /// `sapper synth --order 3 --from rules/default.rules --budget-secs 600 -o
@@ -97,6 +99,8 @@ pub fn run(args: Args) -> Result<ExitCode, super::CliError> {
             .into());
         }
     }
+    // Say now, not after the synthesis, if the output cannot be written.
+    sapper_engine::files::write_target(&args.output)?;
     let options = Options {
         orders: (first..=args.order).collect(),
         max_window,
@@ -121,19 +125,9 @@ pub fn run(args: Args) -> Result<ExitCode, super::CliError> {
     bar.finish_and_clear();
 
     let rulebase = build_rulebase(base.as_ref(), &synthesis, &options);
-    let tmp = temporary_path(&args.output);
-    if let Err(e) = write_rulebase(&rulebase, &tmp) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {e}", args.output.display()).into());
-    }
-    std::fs::rename(&tmp, &args.output).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!(
-            "cannot move {} to {}: {e}",
-            tmp.display(),
-            args.output.display()
-        )
-    })?;
+    rulebase
+        .write(&args.output)
+        .map_err(|e| format!("cannot write the rulebase: {e}"))?;
 
     let mut report = stats_table(&synthesis.stats);
     for note in &synthesis.notes {
@@ -170,26 +164,11 @@ pub fn run(args: Args) -> Result<ExitCode, super::CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `<dir>/.<name>.tmp-<pid>`, next to the output so the rename stays on one
-/// file system.
-fn temporary_path(output: &Path) -> PathBuf {
-    let name = output
-        .file_name()
-        .map_or_else(|| "rulebase".into(), |n| n.to_string_lossy().into_owned());
-    output.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
-}
-
-/// Writes `rb` to `path` in the rulebase file format (the caller renames
-/// the temporary file into place).
-fn write_rulebase(rb: &Rulebase, path: &Path) -> Result<(), super::CliError> {
-    std::fs::write(path, rb.try_to_bytes()?)?;
-    Ok(())
-}
-
 /// Reads and fully validates a rulebase file (magic, version, checksum,
 /// canonical sorted rules).
 fn read_rulebase(path: &Path) -> Result<Rulebase, super::CliError> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = sapper_engine::files::read_capped(path, sapper_engine::files::MAX_RULEBASE_BYTES)
+        .map_err(|e| e.to_string())?;
     Rulebase::from_bytes(&bytes)
         .map_err(|e| format!("{} is not a rulebase: {e}", path.display()).into())
 }

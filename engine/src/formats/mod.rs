@@ -15,7 +15,8 @@ pub mod thesis;
 
 pub use position::{parse_position, read_position, write_position};
 pub use thesis::{
-    find_fields, parse_expected, parse_field, read_expected, read_field, Expected, FieldRef,
+    find_fields, list_corpus, parse_expected, parse_field, read_expected, read_field, Corpus,
+    Expected, FieldRef,
 };
 
 use std::path::{Path, PathBuf};
@@ -69,41 +70,50 @@ impl FormatError {
     }
 }
 
-/// Reads a whole file as UTF-8 text. A missing or unreadable file, or bytes
-/// that are not UTF-8, are errors naming the file (and for bad bytes, their
-/// line and column).
+/// Reads a whole file as UTF-8 text: a regular file of at most
+/// [`MAX_TEXT_BYTES`](crate::files::MAX_TEXT_BYTES), with LF or CRLF line
+/// ends. A missing, unreadable or oversized file, a device or pipe, bytes
+/// that are not UTF-8 and a carriage return not followed by a line feed are
+/// errors naming the file (and for bad bytes, their line and column).
 pub(crate) fn read_text(path: &Path) -> Result<String, FormatError> {
-    // Open and read to the end without asking the file's size first (as
-    // `std::fs::read` and `File::read_to_end` do, two more system calls):
-    // the files are small, and a corpus is hundreds of them. `take` makes
-    // it the plain read loop.
-    let read = |path: &Path| -> std::io::Result<Vec<u8>> {
-        use std::io::Read;
-        let mut bytes = Vec::with_capacity(4096);
-        std::fs::File::open(path)?
-            .take(u64::MAX)
-            .read_to_end(&mut bytes)?;
-        Ok(bytes)
-    };
-    let bytes = read(path).map_err(|e| {
-        let what = match e.kind() {
-            std::io::ErrorKind::NotFound => "file not found".to_string(),
-            std::io::ErrorKind::IsADirectory => "expected a file, found a folder".to_string(),
-            _ => format!("cannot read file: {e}"),
-        };
-        FormatError::new(path, what)
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
+    let bytes = crate::files::read_capped(path, crate::files::MAX_TEXT_BYTES)
+        .map_err(|e| FormatError::new(path, e.reason))?;
+    text_of(path, bytes)
+}
+
+/// `bytes` as text (see [`read_text`]).
+pub(crate) fn text_of(path: &Path, bytes: Vec<u8>) -> Result<String, FormatError> {
+    let text = String::from_utf8(bytes).map_err(|e| {
         let bad = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         // Everything before `bad` is valid UTF-8, so it can be split into
         // lines and its characters counted.
         let before = std::str::from_utf8(&bytes[..bad]).unwrap_or_default();
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
-        let column = before[line_start..].chars().count() + 1;
+        let (line, column) = line_and_column(before, bad);
         FormatError::at(path, line, column, "not UTF-8 text: expected a text file")
-    })
+    })?;
+    // A lone CR (old Mac line ends) would hide line breaks inside a line.
+    let bytes = text.as_bytes();
+    if let Some(at) =
+        (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+    {
+        let (line, column) = line_and_column(&text, at);
+        return Err(FormatError::at(
+            path,
+            line,
+            column,
+            "a carriage return (CR) not followed by a line feed: expected LF or CRLF line ends",
+        ));
+    }
+    Ok(text)
+}
+
+/// 1-based line and character column of byte `at` of `text`.
+fn line_and_column(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+    (line, before[line_start..].chars().count() + 1)
 }
 
 /// The lines of a text file with their 1-based numbers, a leading byte-order
@@ -126,14 +136,48 @@ pub(crate) fn char_column(line: &str, byte: usize) -> usize {
     line.get(..byte).map_or(byte, |s| s.chars().count()) + 1
 }
 
-/// A short quotation of what was found, for messages (long inputs are cut).
+/// The one rule for integers in every text format: plain decimal digits
+/// with no sign and no leading zero (`0`, `7`, `40`), or exactly `-1` (a
+/// mine, where the format has one). `None` for anything else — `+1`, `-0`,
+/// `01`, `-01`, spaces, or a number too large.
+pub(crate) fn plain_integer(s: &str) -> Option<i64> {
+    if s == "-1" {
+        return Some(-1);
+    }
+    let bytes = s.as_bytes();
+    let plain = !bytes.is_empty()
+        && bytes.iter().all(u8::is_ascii_digit)
+        && (bytes[0] != b'0' || bytes.len() == 1);
+    if !plain {
+        return None;
+    }
+    s.parse::<i64>().ok()
+}
+
+/// What [`plain_integer`] accepts, for messages.
+pub(crate) const PLAIN_INTEGER: &str = "plain decimal digits, no sign or leading zero";
+
+/// A short quotation of what was found, for messages: long inputs are cut,
+/// control characters shown escaped (`\r`, `\u{0}`), so a message
+/// is always one printable line.
 pub(crate) fn quote(found: &str) -> String {
     const MAX: usize = 24;
+    let printable = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    };
     if found.chars().count() <= MAX {
-        format!("`{found}`")
+        format!("`{}`", printable(found))
     } else {
         let head: String = found.chars().take(MAX).collect();
-        format!("`{head}…`")
+        format!("`{}…`", printable(&head))
     }
 }
 
@@ -166,6 +210,52 @@ mod tests {
         assert_eq!(
             numbered_lines("\n\n").collect::<Vec<_>>(),
             vec![(1, ""), (2, "")]
+        );
+    }
+
+    #[test]
+    fn integers_are_plain_decimals_and_minus_one() {
+        for (text, value) in [
+            ("0", Some(0)),
+            ("7", Some(7)),
+            ("40", Some(40)),
+            ("-1", Some(-1)),
+        ] {
+            assert_eq!(plain_integer(text), value, "{text}");
+        }
+        for text in [
+            "+1",
+            "-0",
+            "01",
+            "-01",
+            "00",
+            "",
+            " 1",
+            "1 ",
+            "-2",
+            "1e3",
+            "99999999999999999999",
+        ] {
+            assert_eq!(plain_integer(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn quotations_are_printable() {
+        assert_eq!(quote("T\rT"), "`T\\rT`");
+        assert_eq!(quote("a\0b"), "`a\\u{0}b`");
+        assert_eq!(quote("é"), "`é`");
+    }
+
+    #[test]
+    fn lone_carriage_returns_are_named_where_they_are() {
+        let p = Path::new("status.csv");
+        let e = text_of(p, b"T,T\rT,F\r".to_vec()).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(1), Some(4)));
+        assert!(e.message.contains("expected LF or CRLF"), "{e}");
+        assert_eq!(
+            text_of(p, b"T,T\r\nT,F\r\n".to_vec()).unwrap(),
+            "T,T\r\nT,F\r\n"
         );
     }
 

@@ -38,7 +38,9 @@
 //! plus closed cells. Deeper inconsistency (numbers contradicting each
 //! other) is left to the solver, which names the cells.
 
-use super::{char_column, numbered_lines, quote, read_text, FormatError};
+use super::{
+    char_column, numbered_lines, plain_integer, quote, read_text, FormatError, PLAIN_INTEGER,
+};
 use crate::board::{Cell, Position};
 use crate::grid::Grid;
 use std::path::Path;
@@ -86,18 +88,16 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
             let number = rest.trim_start();
             let column = char_column(line, line.len() - number.len());
             let starts_with_blank = rest.starts_with([' ', '\t']);
-            let value = (starts_with_blank
-                && !number.is_empty()
-                && number.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| number.parse::<u32>().ok())
-            .flatten();
+            let value = (starts_with_blank && !number.is_empty())
+                .then(|| plain_integer(number).and_then(|v| u32::try_from(v).ok()))
+                .flatten();
             let Some(value) = value else {
                 return Err(FormatError::at(
                     path,
                     line_no,
                     column,
                     format!(
-                        "expected `mines N` with N a whole number below 2^32, found {}",
+                        "expected `mines N` with N a whole number below 2^32, found {} ({PLAIN_INTEGER})",
                         quote(line)
                     ),
                 ));

@@ -24,8 +24,11 @@
 //! Parsing makes no allocation per cell: a 1000×1000 field is a handful of
 //! flat `Vec`s.
 
-use super::{char_column, numbered_lines, quote, read_text, FormatError};
+use super::{
+    char_column, numbered_lines, plain_integer, quote, read_text, FormatError, PLAIN_INTEGER,
+};
 use crate::board::Field;
+use crate::files::describe_io;
 use crate::grid::Grid;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
@@ -229,7 +232,7 @@ fn parse_field_info(path: &Path, text: &str) -> Result<FieldInfo, FormatError> {
                     line_no,
                     column,
                     format!(
-                        "{name}: expected a whole number, found {}",
+                        "{name}: expected a whole number, found {} ({PLAIN_INTEGER})",
                         describe_entry(entry)
                     ),
                 )
@@ -314,12 +317,9 @@ fn csv_entries(line: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// A decimal whole number made of ASCII digits only (no sign).
+/// A whole number under the one integer rule ([`plain_integer`]), not -1.
 fn parse_whole_number(s: &str) -> Option<u64> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
+    plain_integer(s).and_then(|v| u64::try_from(v).ok())
 }
 
 fn describe_entry(entry: &str) -> String {
@@ -348,13 +348,13 @@ fn parse_value_entry(entry: &str) -> Result<i8, String> {
         b"-1" => return Ok(-1),
         _ => {}
     }
-    match entry.parse::<i64>() {
-        Ok(v) if (-1..=8).contains(&v) => Ok(v as i8),
-        Ok(v) => Err(format!(
+    match plain_integer(entry) {
+        Some(v) if (-1..=8).contains(&v) => Ok(v as i8),
+        Some(v) => Err(format!(
             "value {v} is out of range; expected -1 (mine) or a number from 0 to 8"
         )),
-        Err(_) => Err(format!(
-            "expected an integer from -1 (mine) to 8, found {}",
+        None => Err(format!(
+            "expected an integer from -1 (mine) to 8, found {} ({PLAIN_INTEGER})",
             describe_entry(entry)
         )),
     }
@@ -572,13 +572,26 @@ fn entry_position(text: &str, r: usize, c: usize) -> (usize, usize) {
     }
 }
 
-/// The fields at `path`: the folder itself if it holds `field_info.csv`,
+/// The field folders of a corpus and the entries that could not be read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Corpus {
+    /// In natural order of their relative paths.
+    pub fields: Vec<FieldRef>,
+    /// Sub-folders that could not be listed, links that lead nowhere or
+    /// in a loop: each an error naming the entry. The fields found
+    /// elsewhere are still listed.
+    pub unreadable: Vec<FormatError>,
+}
+
+/// The field folders of `path`: `path` itself if it holds `field_info.csv`,
 /// otherwise every folder below it (at any depth) that does, in natural
 /// order of their relative paths (`field_2` before `field_10`, see
 /// [`natural_cmp`]). Hidden folders (name starting with `.`) are skipped; a
 /// field folder is not searched further. A path that does not exist, is not
-/// a folder, or holds no field is an error.
-pub fn find_fields(path: &Path) -> Result<Vec<FieldRef>, FormatError> {
+/// a folder or cannot be listed, or (with nothing unreadable below it)
+/// holds no field, is an error; an entry below it that cannot be read is
+/// listed in [`Corpus::unreadable`] and the search goes on.
+pub fn list_corpus(path: &Path) -> Result<Corpus, FormatError> {
     let meta = std::fs::metadata(path).map_err(|e| {
         let what = if e.kind() == std::io::ErrorKind::NotFound {
             "no such folder".to_string()
@@ -600,26 +613,31 @@ pub fn find_fields(path: &Path) -> Result<Vec<FieldRef>, FormatError> {
         ));
     }
     if path.join(FIELD_INFO_FILE).is_file() {
-        return Ok(vec![FieldRef {
-            name: folder_name(path),
-            dir: path.to_path_buf(),
-        }]);
+        return Ok(Corpus {
+            fields: vec![FieldRef {
+                name: folder_name(path),
+                dir: path.to_path_buf(),
+            }],
+            unreadable: Vec::new(),
+        });
     }
 
+    let entries = std::fs::read_dir(path)
+        .map_err(|e| FormatError::new(path, format!("cannot list folder: {}", describe_io(&e))))?;
     let mut found: Vec<(Vec<String>, PathBuf)> = Vec::new();
+    let mut unreadable = Vec::new();
     let mut visited = HashSet::new();
     let canonical = path.canonicalize().ok();
     if let Some(c) = &canonical {
         visited.insert(c.clone());
     }
-    search(
-        path,
-        canonical.as_deref(),
-        &mut Vec::new(),
-        &mut visited,
-        &mut found,
-    )?;
-    if found.is_empty() {
+    let mut walk = Walk {
+        visited: &mut visited,
+        found: &mut found,
+        unreadable: &mut unreadable,
+    };
+    walk.search(path, entries, canonical.as_deref(), &mut Vec::new());
+    if found.is_empty() && unreadable.is_empty() {
         return Err(FormatError::new(
             path,
             format!(
@@ -635,59 +653,124 @@ pub fn find_fields(path: &Path) -> Result<Vec<FieldRef>, FormatError> {
             .find(|o| o.is_ne())
             .unwrap_or_else(|| a.len().cmp(&b.len()))
     });
-    Ok(found
-        .into_iter()
-        .map(|(components, dir)| FieldRef {
-            name: components.join("/"),
-            dir,
-        })
-        .collect())
+    Ok(Corpus {
+        fields: found
+            .into_iter()
+            .map(|(components, dir)| FieldRef {
+                name: components.join("/"),
+                dir,
+            })
+            .collect(),
+        unreadable,
+    })
 }
 
-/// Depth-first search below `dir` (reached by the relative components
-/// `rel`; `canonical` is its canonical path, when known). Symbolic links to
-/// folders are followed; `visited` (canonical paths) stops cycles. A real
-/// sub-folder's canonical path is its parent's joined with its name — no
-/// system call; only symbolic links are resolved.
-fn search(
-    dir: &Path,
-    canonical: Option<&Path>,
-    rel: &mut Vec<String>,
-    visited: &mut HashSet<PathBuf>,
-    found: &mut Vec<(Vec<String>, PathBuf)>,
-) -> Result<(), FormatError> {
-    let unreadable = |e: std::io::Error| FormatError::new(dir, format!("cannot list folder: {e}"));
-    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
-        let entry = entry.map_err(unreadable)?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        let sub = entry.path();
-        // The entry's own type comes with the listing; a symbolic link (or
-        // an unknown type) is asked about what it points to.
-        let real_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-        if !real_dir && !sub.is_dir() {
-            continue;
-        }
-        let sub_canonical = match (real_dir, canonical) {
-            (true, Some(c)) => Some(c.join(entry.file_name())),
-            _ => sub.canonicalize().ok(),
-        };
-        if let Some(c) = &sub_canonical {
-            if !visited.insert(c.clone()) {
+/// [`list_corpus`], where an unreadable entry is an error too (for callers
+/// that need every field, like benchmarks).
+pub fn find_fields(path: &Path) -> Result<Vec<FieldRef>, FormatError> {
+    let corpus = list_corpus(path)?;
+    match corpus.unreadable.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(corpus.fields),
+    }
+}
+
+/// The error number of "too many levels of symbolic links".
+#[cfg(target_os = "linux")]
+const ELOOP: Option<i32> = Some(40);
+#[cfg(any(target_os = "macos", target_os = "freebsd", target_os = "openbsd"))]
+const ELOOP: Option<i32> = Some(62);
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "macos",
+    target_os = "freebsd",
+    target_os = "openbsd"
+)))]
+const ELOOP: Option<i32> = None;
+
+/// The state of a corpus search.
+struct Walk<'a> {
+    /// Canonical paths of the folders entered: stops cycles of links.
+    visited: &'a mut HashSet<PathBuf>,
+    found: &'a mut Vec<(Vec<String>, PathBuf)>,
+    unreadable: &'a mut Vec<FormatError>,
+}
+
+impl Walk<'_> {
+    /// Depth-first search of a folder's `entries` (the folder reached by
+    /// the relative components `rel`; `canonical` is its canonical path,
+    /// when known). Symbolic links to folders are followed; `visited`
+    /// stops cycles. A real sub-folder's canonical path is its parent's
+    /// joined with its name — no system call; only symbolic links are
+    /// resolved.
+    fn search(
+        &mut self,
+        dir: &Path,
+        entries: std::fs::ReadDir,
+        canonical: Option<&Path>,
+        rel: &mut Vec<String>,
+    ) {
+        for entry in entries {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    self.unreadable.push(FormatError::new(
+                        dir,
+                        format!("cannot list folder: {}", describe_io(&e)),
+                    ));
+                    return;
+                }
+            };
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
                 continue;
             }
+            let sub = entry.path();
+            // The entry's own type comes with the listing; a symbolic link
+            // (or an unknown type) is asked about what it points to.
+            let real_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if !real_dir {
+                match std::fs::metadata(&sub) {
+                    Ok(meta) if meta.is_dir() => {}
+                    Ok(_) => continue, // a file: not part of the search
+                    Err(e) => {
+                        let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+                        let what = if is_link && e.raw_os_error() == ELOOP {
+                            "a symbolic link in a loop".to_string()
+                        } else if is_link && e.kind() == std::io::ErrorKind::NotFound {
+                            "a symbolic link to nothing".to_string()
+                        } else {
+                            format!("cannot read: {}", describe_io(&e))
+                        };
+                        self.unreadable.push(FormatError::new(&sub, what));
+                        continue;
+                    }
+                }
+            }
+            let sub_canonical = match (real_dir, canonical) {
+                (true, Some(c)) => Some(c.join(entry.file_name())),
+                _ => sub.canonicalize().ok(),
+            };
+            if let Some(c) = &sub_canonical {
+                if !self.visited.insert(c.clone()) {
+                    continue;
+                }
+            }
+            rel.push(name);
+            if sub.join(FIELD_INFO_FILE).is_file() {
+                self.found.push((rel.clone(), sub));
+            } else {
+                match std::fs::read_dir(&sub) {
+                    Ok(entries) => self.search(&sub, entries, sub_canonical.as_deref(), rel),
+                    Err(e) => self.unreadable.push(FormatError::new(
+                        &sub,
+                        format!("cannot list folder: {}", describe_io(&e)),
+                    )),
+                }
+            }
+            rel.pop();
         }
-        rel.push(name);
-        if sub.join(FIELD_INFO_FILE).is_file() {
-            found.push((rel.clone(), sub));
-        } else {
-            search(&sub, sub_canonical.as_deref(), rel, visited, found)?;
-        }
-        rel.pop();
     }
-    Ok(())
 }
 
 fn folder_name(path: &Path) -> String {
@@ -844,7 +927,7 @@ pub fn parse_expected(path: &Path, text: &str) -> Result<Vec<Expected>, FormatEr
                     line_no,
                     opened_col,
                     format!(
-                        "opened_safe_cells: expected a whole number, found {}",
+                        "opened_safe_cells: expected a whole number, found {} ({PLAIN_INTEGER})",
                         describe_entry(opened)
                     ),
                 )
@@ -965,6 +1048,26 @@ mod tests {
 
     fn err(info: &str, status: &str, values: &str) -> FormatError {
         parse(info, status, values).expect_err("expected an error")
+    }
+
+    #[test]
+    fn every_integer_follows_one_rule_in_every_file() {
+        // A sign, a leading zero or `-0` is refused wherever it appears.
+        for bad in ["+3", "03", "-3"] {
+            let e = err(&format!("3,{bad},2\n"), STATUS, VALUES);
+            assert!(
+                e.message.starts_with("w: expected a whole number"),
+                "{bad}: {e}"
+            );
+        }
+        let first_value_line = VALUES.lines().next().unwrap();
+        for bad in ["+1", "-0", "01", "-01"] {
+            let (_, rest) = first_value_line.split_once(',').unwrap();
+            let values = VALUES.replacen(first_value_line, &format!("{bad},{rest}"), 1);
+            let e = err(INFO, STATUS, &values);
+            assert_eq!((e.line, e.column), (Some(1), Some(1)), "{bad}: {e}");
+            assert!(e.message.contains("plain decimal digits"), "{bad}: {e}");
+        }
     }
 
     #[test]

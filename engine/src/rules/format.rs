@@ -57,7 +57,6 @@ use super::{GeneratorSettings, Pattern, PatternCell, Rule, RuleKind, Rulebase, S
 use bincode::Options;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use std::io::Write;
 use std::path::Path;
 
 /// The 8 magic bytes every rulebase file starts with.
@@ -105,6 +104,9 @@ pub enum RulebaseError {
     InvalidRule { index: usize, reason: String },
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// The file could not be read or written (see [`crate::files`]).
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
 }
 
 fn unsupported_version_message(found: u32, supported: u32) -> String {
@@ -538,39 +540,20 @@ impl Rulebase {
         })
     }
 
-    /// Reads and checks a rulebase file ([`Rulebase::from_bytes`]).
+    /// Reads and checks a rulebase file ([`Rulebase::from_bytes`]): a
+    /// regular file of at most [`MAX_RULEBASE_BYTES`](crate::files::MAX_RULEBASE_BYTES).
     pub fn read(path: impl AsRef<Path>) -> Result<Rulebase, RulebaseError> {
-        Rulebase::from_bytes(&std::fs::read(path)?)
+        let bytes = crate::files::read_capped(path.as_ref(), crate::files::MAX_RULEBASE_BYTES)?;
+        Rulebase::from_bytes(&bytes)
     }
 
-    /// Writes this rulebase to `path` atomically: the bytes go to a
-    /// temporary file in the same directory, which is synced and then
-    /// renamed over `path`, so `path` is never a partial file.
+    /// Writes this rulebase to `path` whole or not at all
+    /// ([`crate::files::write_whole`]: through symbolic links, never over
+    /// a device or folder, synced, renamed into place).
     pub fn write(&self, path: impl AsRef<Path>) -> Result<(), RulebaseError> {
-        let path = path.as_ref();
         let bytes = self.try_to_bytes()?;
-        let name = path.file_name().ok_or_else(|| {
-            RulebaseError::Io(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("{} is not a file path", path.display()),
-            ))
-        })?;
-        let mut tmp_name = std::ffi::OsString::from(".");
-        tmp_name.push(name);
-        tmp_name.push(format!(".tmp{}", std::process::id()));
-        let tmp = path.with_file_name(tmp_name);
-        let result = (|| {
-            let mut file = std::fs::File::create(&tmp)?;
-            file.write_all(&bytes)?;
-            file.sync_all()?;
-            drop(file);
-            std::fs::rename(&tmp, path)
-        })();
-        if result.is_err() {
-            // Best effort: the error being reported is the one that matters.
-            let _ = std::fs::remove_file(&tmp);
-        }
-        Ok(result?)
+        crate::files::write_whole(path.as_ref(), &bytes)?;
+        Ok(())
     }
 }
 
@@ -1340,12 +1323,12 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("a.rules")]);
-        // A missing directory is an I/O error, not a panic.
+        // A missing directory is a file error naming it, not a panic.
         let missing = dir.join("no-such-dir").join("b.rules");
-        assert!(matches!(rb.write(&missing), Err(RulebaseError::Io(_))));
+        assert!(matches!(rb.write(&missing), Err(RulebaseError::File(_))));
         assert!(matches!(
             Rulebase::read(&missing),
-            Err(RulebaseError::Io(_))
+            Err(RulebaseError::File(_))
         ));
         // A malformed rule is refused before anything is written.
         let mut bad = rb.clone();

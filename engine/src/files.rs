@@ -1,0 +1,497 @@
+//! The files a user names: read bounded, written whole, at the path meant.
+//!
+//! # Reading
+//!
+//! [`read_capped`] reads a regular file of at most a stated size. A named
+//! pipe would block until a writer appears and a device like `/dev/zero`
+//! never ends, so anything that is not a regular file (after following
+//! symbolic links) is refused before it is opened, and a file that grows
+//! past the limit while it is read is refused once the limit is passed —
+//! never read to the end. The limits ([`MAX_TEXT_BYTES`],
+//! [`MAX_RULEBASE_BYTES`]) are far above any real input: a 1000×1000 field's
+//! `values.csv` is about 2 MB, the order-3 rulebase 2.2 MB.
+//!
+//! # Writing
+//!
+//! [`write_whole`] replaces a file so that it is always either the old
+//! file or the new one, never a part:
+//!
+//! 1. the path is resolved through symbolic links to the file they name
+//!    (writing *through* a link, the link itself left as it is);
+//! 2. a target that exists and is not a regular file — a folder, a device
+//!    such as `/dev/null`, a pipe — is refused: it is never replaced by a
+//!    regular file;
+//! 3. the bytes go to a hidden temporary file beside the target
+//!    (`.NAME.tmp-PID`, same folder, so the rename stays on one file
+//!    system), which is synced to disk and renamed over the target, and the
+//!    folder is synced so the rename itself survives a crash;
+//! 4. on any error, or a panic, the temporary file is removed. A process
+//!    killed outright cannot clean up: temporary files of processes that no
+//!    longer run are removed by the next write to the same target.
+//!
+//! # Updating under a lock
+//!
+//! [`FolderLock`] holds an exclusive advisory lock on the target's folder
+//! (`flock`, through [`std::fs::File::lock`]) while a caller reads, merges
+//! and writes a file, so two processes updating the same file one after the
+//! other lose nothing (`solve --learn`).
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Most bytes read from a text input (a field's CSV file, a position).
+pub const MAX_TEXT_BYTES: u64 = 64 << 20;
+/// Most bytes read from a rulebase file.
+pub const MAX_RULEBASE_BYTES: u64 = 256 << 20;
+/// Symbolic links followed when resolving a path to write.
+const MAX_LINKS: usize = 40;
+
+/// A file could not be read or written: which file, and what is wrong,
+/// in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {reason}", path.display())]
+pub struct FileError {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl FileError {
+    fn new(path: &Path, reason: impl Into<String>) -> FileError {
+        FileError {
+            path: path.to_path_buf(),
+            reason: reason.into(),
+        }
+    }
+
+    fn io(path: &Path, doing: &str, e: &std::io::Error) -> FileError {
+        FileError::new(path, format!("{doing}: {}", describe_io(e)))
+    }
+}
+
+/// An I/O error in words, without the OS error number.
+pub(crate) fn describe_io(e: &std::io::Error) -> String {
+    use std::io::ErrorKind::*;
+    match e.kind() {
+        NotFound => "file or folder not found".into(),
+        PermissionDenied => "permission denied".into(),
+        IsADirectory => "is a folder, expected a file".into(),
+        NotADirectory => "a part of the path is a file, not a folder".into(),
+        StorageFull => "no space left on the device".into(),
+        ReadOnlyFilesystem => "the file system is read-only".into(),
+        _ => {
+            // Keep the OS's words, drop "(os error N)".
+            let text = e.to_string();
+            match text.find(" (os error") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            }
+        }
+    }
+}
+
+/// What a path that is not a regular file is, for messages.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// The bytes of the regular file at `path` (symbolic links followed), at
+/// most `limit` of them.
+pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let meta = std::fs::metadata(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            FileError::new(path, "file not found")
+        } else {
+            FileError::io(path, "cannot read", &e)
+        }
+    })?;
+    if !meta.is_file() {
+        return Err(FileError::new(
+            path,
+            format!("is {}, expected a regular file", kind_of(&meta)),
+        ));
+    }
+    if meta.len() > limit {
+        return Err(too_large(path, limit));
+    }
+    let file = File::open(path).map_err(|e| FileError::io(path, "cannot read", &e))?;
+    read_limited(file, limit).map_err(|e| match e {
+        Limited::TooLarge => too_large(path, limit),
+        Limited::Io(e) => FileError::io(path, "cannot read", &e),
+    })
+}
+
+/// At most `limit` bytes from a stream (standard input); more is an error
+/// naming `name`.
+pub fn read_stream_capped(
+    stream: impl Read,
+    name: &Path,
+    limit: u64,
+) -> Result<Vec<u8>, FileError> {
+    read_limited(stream, limit).map_err(|e| match e {
+        Limited::TooLarge => too_large(name, limit),
+        Limited::Io(e) => FileError::io(name, "cannot read", &e),
+    })
+}
+
+enum Limited {
+    TooLarge,
+    Io(std::io::Error),
+}
+
+fn read_limited(stream: impl Read, limit: u64) -> Result<Vec<u8>, Limited> {
+    let mut bytes = Vec::with_capacity(4096);
+    // One byte past the limit tells "exactly at the limit" from "more".
+    stream
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Limited::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(Limited::TooLarge);
+    }
+    Ok(bytes)
+}
+
+fn too_large(path: &Path, limit: u64) -> FileError {
+    FileError::new(
+        path,
+        format!(
+            "is larger than {} MB, more than any input sapper reads; refusing to read it",
+            limit >> 20
+        ),
+    )
+}
+
+/// The file a write to `path` should replace: `path` with every symbolic
+/// link along it (the last component included) followed. The target need
+/// not exist yet; its folder must.
+pub fn write_target(path: &Path) -> Result<PathBuf, FileError> {
+    if path.as_os_str().is_empty() {
+        return Err(FileError::new(path, "an empty path; expected a file name"));
+    }
+    let ends_with_separator = path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::MAIN_SEPARATOR);
+    if ends_with_separator || path.file_name().is_none() {
+        return Err(FileError::new(
+            path,
+            "names a folder (it ends with a separator); expected a file name",
+        ));
+    }
+    let mut target = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&target) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = std::fs::read_link(&target)
+                    .map_err(|e| FileError::io(path, "cannot follow the symbolic link", &e))?;
+                target = match target.parent() {
+                    Some(parent) => parent.join(link),
+                    None => link,
+                };
+            }
+            Ok(meta) if !meta.is_file() => {
+                let shown = if target == path {
+                    String::new()
+                } else {
+                    format!(" (the link leads to {})", target.display())
+                };
+                return Err(FileError::new(
+                    path,
+                    format!(
+                        "is {}{shown}; refusing to replace it with a regular file",
+                        kind_of(&meta)
+                    ),
+                ));
+            }
+            Ok(_) => return Ok(target),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let folder = folder_of(&target);
+                return match std::fs::metadata(folder) {
+                    Ok(meta) if meta.is_dir() => Ok(target),
+                    Ok(_) => Err(FileError::new(
+                        path,
+                        format!("{} is not a folder", folder.display()),
+                    )),
+                    Err(_) => Err(FileError::new(
+                        path,
+                        format!("the folder {} does not exist", folder.display()),
+                    )),
+                };
+            }
+            Err(e) => return Err(FileError::io(path, "cannot write", &e)),
+        }
+    }
+    Err(FileError::new(
+        path,
+        format!("more than {MAX_LINKS} symbolic links to follow (a loop?)"),
+    ))
+}
+
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Replaces the file at `path` (through symbolic links) with `bytes`, whole
+/// or not at all (see the module doc). Returns the file written.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<PathBuf, FileError> {
+    let target = write_target(path)?;
+    let folder = folder_of(&target).to_path_buf();
+    let name = target
+        .file_name()
+        .expect("write_target returns a file name")
+        .to_string_lossy()
+        .into_owned();
+    remove_stale_temporaries(&folder, &name);
+    let temporary = Temporary {
+        path: folder.join(format!(".{name}.tmp-{}", std::process::id())),
+    };
+    let fail = |doing: &str, e: std::io::Error| FileError::io(path, doing, &e);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&temporary.path)
+        .map_err(|e| fail("cannot create a temporary file beside it", e))?;
+    file.write_all(bytes).map_err(|e| fail("cannot write", e))?;
+    file.sync_all()
+        .map_err(|e| fail("cannot sync to disk", e))?;
+    drop(file);
+    std::fs::rename(&temporary.path, &target)
+        .map_err(|e| fail("cannot move the new file into place", e))?;
+    temporary.committed();
+    // The rename is in the folder's entries: sync the folder too (where the
+    // platform lets a folder be opened and synced).
+    if let Ok(dir) = File::open(&folder) {
+        let _ = dir.sync_all();
+    }
+    Ok(target)
+}
+
+/// A temporary file removed when dropped (on every error path, and when a
+/// panic unwinds), unless it was renamed into place.
+struct Temporary {
+    path: PathBuf,
+}
+
+impl Temporary {
+    fn committed(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Removes `.NAME.tmp-PID` files in `folder` left by processes that no
+/// longer run (killed before they could clean up). Only where running
+/// processes can be told (`/proc`); elsewhere nothing is removed.
+fn remove_stale_temporaries(folder: &Path, name: &str) {
+    let proc_root = Path::new("/proc/self");
+    if !proc_root.exists() {
+        return;
+    }
+    let prefix = format!(".{name}.tmp-");
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new("/proc").join(pid.to_string()).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// An exclusive advisory lock on the folder of a file, held until dropped:
+/// processes that take it before reading and writing the file run one
+/// after the other.
+pub struct FolderLock {
+    _folder: File,
+}
+
+impl fmt::Debug for FolderLock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("FolderLock")
+    }
+}
+
+impl FolderLock {
+    /// Waits for the lock on the folder holding `path` (after following
+    /// symbolic links, so every path to one file takes the same lock).
+    pub fn acquire(path: &Path) -> Result<FolderLock, FileError> {
+        let target = write_target(path)?;
+        let folder = folder_of(&target);
+        let handle = File::open(folder)
+            .map_err(|e| FileError::io(folder, "cannot open the folder to lock it", &e))?;
+        handle
+            .lock()
+            .map_err(|e| FileError::io(folder, "cannot lock the folder", &e))?;
+        Ok(FolderLock { _folder: handle })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct TempDir(PathBuf);
+    impl TempDir {
+        fn new(tag: &str) -> TempDir {
+            let dir =
+                std::env::temp_dir().join(format!("sapper-files-{tag}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+    }
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn hidden_files(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect()
+    }
+
+    #[test]
+    fn a_whole_file_replaces_the_old_one_and_leaves_nothing_beside_it() {
+        let dir = TempDir::new("whole");
+        let path = dir.0.join("out.rules");
+        std::fs::write(&path, b"old").unwrap();
+        assert_eq!(write_whole(&path, b"new bytes").unwrap(), path);
+        assert_eq!(std::fs::read(&path).unwrap(), b"new bytes");
+        assert!(hidden_files(&dir.0).is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_is_written_through_and_kept() {
+        let dir = TempDir::new("link");
+        let real = dir.0.join("real.rules");
+        let link = dir.0.join("link.rules");
+        std::fs::write(&real, b"old").unwrap();
+        std::os::unix::fs::symlink("real.rules", &link).unwrap();
+        assert_eq!(write_whole(&link, b"new").unwrap(), real);
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        // A dangling link creates its target.
+        let dangling = dir.0.join("dangling.rules");
+        std::os::unix::fs::symlink("created.rules", &dangling).unwrap();
+        write_whole(&dangling, b"x").unwrap();
+        assert_eq!(std::fs::read(dir.0.join("created.rules")).unwrap(), b"x");
+        // A loop is an error, not a hang.
+        let looped = dir.0.join("loop");
+        std::os::unix::fs::symlink("loop", &looped).unwrap();
+        let err = write_whole(&looped, b"x").unwrap_err();
+        assert!(err.reason.contains("symbolic links"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_pipes_and_folders_are_never_replaced() {
+        let err = write_whole(Path::new("/dev/null"), b"x").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/dev/null: is a character device; refusing to replace it with a regular file"
+        );
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+        let dir = TempDir::new("dev");
+        let err = write_whole(&dir.0, b"x").unwrap_err();
+        assert!(err.reason.contains("is a folder"), "{err}");
+        let err = write_whole(&dir.0.join("missing/x.rules"), b"x").unwrap_err();
+        assert!(err.reason.contains("does not exist"), "{err}");
+        let with_slash = PathBuf::from(format!("{}/newdir/", dir.0.display()));
+        let err = write_whole(&with_slash, b"x").unwrap_err();
+        assert!(err.reason.contains("names a folder"), "{err}");
+    }
+
+    #[test]
+    fn temporaries_of_dead_processes_are_cleaned_up() {
+        let dir = TempDir::new("stale");
+        let path = dir.0.join("out.rules");
+        // No process has this id (above the kernel's pid_max).
+        let stale = dir.0.join(".out.rules.tmp-4294967294");
+        std::fs::write(&stale, b"half").unwrap();
+        let other = dir.0.join(".other.tmp-4294967294");
+        std::fs::write(&other, b"not ours").unwrap();
+        write_whole(&path, b"x").unwrap();
+        if Path::new("/proc/self").exists() {
+            assert!(!stale.exists());
+        }
+        assert!(other.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn reads_refuse_devices_pipes_and_oversized_files() {
+        let err = read_capped(Path::new("/dev/zero"), MAX_TEXT_BYTES).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/dev/zero: is a character device, expected a regular file"
+        );
+        let dir = TempDir::new("read");
+        let fifo = dir.0.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let err = read_capped(&fifo, MAX_TEXT_BYTES).unwrap_err();
+            assert!(err.reason.contains("named pipe"), "{err}");
+        }
+        let big = dir.0.join("big");
+        std::fs::write(&big, vec![b'?'; 2049]).unwrap();
+        assert_eq!(read_capped(&big, 2049).unwrap().len(), 2049);
+        let err = read_capped(&big, 2048).unwrap_err();
+        assert!(err.reason.contains("larger than"), "{err}");
+        let err = read_stream_capped(&b"abc"[..], Path::new("-"), 2).unwrap_err();
+        assert!(err.to_string().starts_with("-: is larger than"), "{err}");
+        let err = read_capped(&dir.0.join("missing"), 10).unwrap_err();
+        assert_eq!(err.reason, "file not found");
+    }
+}
