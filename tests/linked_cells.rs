@@ -500,8 +500,8 @@ fn dealt_field(h: usize, w: usize, mines: usize, rng: &mut Rng) -> Field {
 /// never applies a deduction the truth contradicts, and the two linked-cells
 /// methods do part of the work.
 ///
-/// Which method runs when depends on measured times (`t_c`), so the test
-/// does not leave that to the clock: a first pass uses the research's
+/// Which method runs when depends on the record of work (`t_c` in work
+/// units), so the test sets it rather than leave it to earlier fields: a first pass uses the research's
 /// order (linked cells 1 second, before hypotheses); a second pass starts
 /// from a table whose record makes linked cells 2 look cheapest (a million
 /// instant successes, which later measurements cannot outweigh; the others
@@ -523,6 +523,7 @@ fn solver_stays_sound_on_dealt_fields() {
         s.successes = successes;
         s.timed_successes = successes;
         s.nanos_success = nanos;
+        s.work_success = nanos; // the order follows work units
     }
     lc2_first.reorder();
     assert_eq!(lc2_first.order()[0], Method::LinkedCells2);

@@ -206,3 +206,37 @@ fn lone_carriage_returns_are_named_printably() {
         .stderr_has("a carriage return (CR) not followed by a line feed");
     assert!(!run.stderr.contains('\r'), "{:?}", run.stderr);
 }
+
+/// The method order is decided on work units, not the clock: ten runs of
+/// `solve --no-rules --json`, on one thread and on two, print the same
+/// bytes once the times (`micros`) are taken out.
+#[test]
+fn methods_only_output_is_the_same_on_every_run() {
+    let tmp = TempDir::new("deterministic");
+    write_expert_corpus(tmp.path(), 7, 40);
+    let without_times = |stdout: &str| -> String {
+        stdout
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+                v.as_object_mut().unwrap().remove("micros");
+                v.to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut outputs = std::collections::BTreeSet::new();
+    for run in 0..10 {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sapper"))
+            .args(["solve", "--no-rules", "--json"])
+            .arg(tmp.path())
+            .env("RAYON_NUM_THREADS", if run % 2 == 0 { "1" } else { "2" })
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        outputs.insert(without_times(&String::from_utf8_lossy(&out.stdout)));
+    }
+    assert_eq!(outputs.len(), 1, "{} different outputs", outputs.len());
+    let only = outputs.into_iter().next().unwrap();
+    assert!(only.contains("\"hypotheses\":"), "{only}");
+}

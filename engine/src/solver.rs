@@ -629,7 +629,7 @@ impl<'t> Solver<'t> {
                 let t0 = Instant::now();
                 let result = methods::run(method, &self.board, dirty, &self.budget, &mut found);
                 let nanos = t0.elapsed().as_nanos() as u64;
-                result?;
+                let work = result?;
                 // Keep each cell once, and only cells still unknown.
                 found.sort_unstable();
                 found.dedup_by_key(|f| f.cell);
@@ -637,7 +637,7 @@ impl<'t> Solver<'t> {
                 // Every method attempt is timed: the order depends on it.
                 self.table
                     .get_mut(method)
-                    .record(!found.is_empty(), Some(nanos));
+                    .record_work(!found.is_empty(), Some(nanos), work);
                 if found.is_empty() {
                     if local_slot(method).is_none() {
                         self.stale[global_slot(method)] = false;

@@ -46,20 +46,41 @@ impl From<OverBudget> for MethodError {
     }
 }
 
-/// Runs one method within `budget`.
+/// Runs one method within `budget`. Returns the work the attempt did in
+/// [`work units`](MethodStats::work_success): a count that depends only on
+/// the board, so the method order it decides is the same on every run and
+/// machine.
 pub fn run(
     method: Method,
     board: &Board,
     dirty: Option<&[u32]>,
     budget: &Budget,
     out: &mut Vec<Forced>,
-) -> Result<(), MethodError> {
+) -> Result<u64, MethodError> {
+    let numbers = || dirty.map_or_else(|| board.grid().len(), <[u32]>::len) as u64;
+    // Coefficients: about one nanosecond per unit on the machine the
+    // research's order was measured on (docs/performance.md), so work
+    // units read like times.
     match method {
-        Method::SingleCell => Ok(single_cell::find(board, dirty, out)?),
-        Method::LinkedCells1 => Ok(linked_cells_1::find(board, dirty, out)?),
-        Method::LinkedCells2 => Ok(linked_cells_2::find(board, dirty, out)?),
+        Method::SingleCell => {
+            single_cell::find(board, dirty, out)?;
+            Ok(10 + 30 * numbers())
+        }
+        Method::LinkedCells1 => {
+            linked_cells_1::find(board, dirty, out)?;
+            Ok(100 + 1_000 * numbers())
+        }
+        Method::LinkedCells2 => {
+            linked_cells_2::find(board, dirty, out)?;
+            Ok(1_000 + 20 * board.unknown_count() as u64)
+        }
         Method::Hypotheses => {
-            hypotheses::find_within(board, budget, hypotheses::PROGRAMME_LIMITS, out).map(|_| ())
+            let profile =
+                hypotheses::find_within(board, budget, hypotheses::PROGRAMME_LIMITS, out)?;
+            Ok(1_000
+                + 20 * profile.frontier_cells as u64
+                + 100 * profile.states as u64
+                + 50_000 * profile.sat_queries as u64)
         }
     }
 }
@@ -82,6 +103,11 @@ pub struct MethodStats {
     pub timed_failures: u64,
     /// Cells this method determined.
     pub cells: u64,
+    /// Work units of all successful and failed attempts ([`run`]'s
+    /// deterministic count): the method order is decided on these, so it is
+    /// the same on every run; the times above are reported, not used.
+    pub work_success: u64,
+    pub work_fail: u64,
 }
 
 impl MethodStats {
@@ -91,6 +117,17 @@ impl MethodStats {
     /// Counts one attempt, with its time in nanoseconds if it was timed.
     #[inline]
     pub fn record(&mut self, success: bool, nanos: Option<u64>) {
+        self.record_work(success, nanos, 0);
+    }
+
+    /// [`MethodStats::record`] with the attempt's work units.
+    #[inline]
+    pub fn record_work(&mut self, success: bool, nanos: Option<u64>, work: u64) {
+        if success {
+            self.work_success += work;
+        } else {
+            self.work_fail += work;
+        }
         self.attempts += 1;
         self.successes += success as u64;
         if let Some(nanos) = nanos {
@@ -132,7 +169,24 @@ impl MethodStats {
             self.failures() as f64 / self.successes as f64 * self.t_u_micros() + self.t_s_micros()
         }
     }
+    /// The research's cycle time over work units instead of seconds:
+    /// `(n_u / n_s) · w_u + w_s` with `w_s`, `w_u` the mean work of a
+    /// successful and a failed attempt (before the first success,
+    /// `(n_u + 1) · w_u`). This orders the methods: it is deterministic.
+    pub fn t_c_work(&self) -> f64 {
+        let mean = |total: u64, n: u64| if n == 0 { 0.0 } else { total as f64 / n as f64 };
+        let w_s = mean(self.work_success, self.successes);
+        let w_u = mean(self.work_fail, self.failures());
+        if self.successes == 0 {
+            (self.failures() + 1) as f64 * w_u
+        } else {
+            self.failures() as f64 / self.successes as f64 * w_u + w_s
+        }
+    }
+
     pub fn merge(&mut self, o: &MethodStats) {
+        self.work_success += o.work_success;
+        self.work_fail += o.work_fail;
         self.attempts += o.attempts;
         self.successes += o.successes;
         self.nanos_success += o.nanos_success;
@@ -171,14 +225,17 @@ impl MethodTable {
     pub fn get_mut(&mut self, m: Method) -> &mut MethodStats {
         &mut self.stats[m.index()]
     }
-    /// The order methods are tried in: increasing measured `t_c`.
+    /// The order methods are tried in: increasing `t_c` in work units
+    /// ([`MethodStats::t_c_work`]).
     pub fn order(&self) -> [Method; 4] {
         self.order
     }
-    /// Re-sorts by measured `t_c`. A method not tried yet has no measured
-    /// cost (its `t_c` is unknown, not zero), so it keeps its slot of the
-    /// research's order; the tried methods are sorted by `t_c` among the
-    /// other slots (stable: ties keep the research's order).
+    /// Re-sorts by `t_c` in work units. A method not tried yet has no
+    /// measured cost (its `t_c` is unknown, not zero), so it keeps its slot
+    /// of the research's order; the tried methods are sorted by `t_c` among
+    /// the other slots (stable: ties keep the research's order). Work units,
+    /// not seconds: the order — and so which method proves which cell — is
+    /// the same on every run, whatever the machine is doing.
     pub fn reorder(&mut self) {
         // Called after every successful attempt: no allocation.
         let mut tried = [Method::SingleCell; 4];
@@ -189,7 +246,7 @@ impl MethodTable {
                 n += 1;
             }
         }
-        let t_c = self.stats.map(|s| s.t_c_micros());
+        let t_c = self.stats.map(|s| s.t_c_work());
         tried[..n].sort_by(|a, b| t_c[a.index()].total_cmp(&t_c[b.index()]));
         let mut next = tried[..n].iter().copied();
         let mut order = Method::RESEARCH_ORDER;
@@ -221,6 +278,9 @@ mod tests {
             timed_successes: successes,
             timed_failures: attempts - successes,
             cells: successes,
+            // One work unit per nanosecond: the order follows these.
+            work_success: nanos_success,
+            work_fail: nanos_fail,
         }
     }
 
@@ -233,6 +293,24 @@ mod tests {
         assert_eq!(s.t_c_micros(), 16.0);
         // Before any success: (n_u + 1) · t_u = 3 · 2.5 µs.
         assert_eq!(stats(2, 0, 0, 5_000).t_c_micros(), 7.5);
+        // The same formula over work units.
+        assert_eq!(s.t_c_work(), 16_000.0);
+        assert_eq!(stats(2, 0, 0, 5_000).t_c_work(), 7_500.0);
+    }
+
+    #[test]
+    fn the_order_follows_work_not_time() {
+        let mut t = MethodTable::default();
+        // Linked cells 1 took longer by the clock but did less work than
+        // single-cell: work decides.
+        let mut single = stats(4, 4, 4_000, 0);
+        single.work_success = 4_000_000;
+        *t.get_mut(Method::SingleCell) = single;
+        let mut pairs = stats(4, 4, 4_000_000, 0);
+        pairs.work_success = 4_000;
+        *t.get_mut(Method::LinkedCells1) = pairs;
+        t.reorder();
+        assert_eq!(t.order()[0], Method::LinkedCells1);
     }
 
     #[test]
