@@ -478,7 +478,10 @@ impl<'t> Solver<'t> {
                 .board
                 .effective(i)
                 .expect("dirty lists hold revealed numbers only");
-            check_number(i, need, closed)?;
+            // Inline the test; only an impossible number builds its error.
+            if need < 0 || need > closed as i32 {
+                check_number(i, need, closed)?;
+            }
             // Keep each number once, and only if it has a closed neighbour —
             // branch-free (which numbers repeat, and which are finished, is
             // as good as random): every number is pushed, and popped again
@@ -553,7 +556,11 @@ impl<'t> Solver<'t> {
             // hypotheses); the rule layer alone never reads it, by
             // definition — it is what single numbers and pairs allow.
             if self.layers.methods {
-                remaining_mines(&self.board)?;
+                if let Some(left) = self.board.remaining_mines() {
+                    if left < 0 || left > self.board.unknown_count() as i64 {
+                        remaining_mines(&self.board)?;
+                    }
+                }
             }
             // Rules first: match the rulebase around every number whose
             // neighbourhood changed. A matching forced rule is a proof (each

@@ -57,10 +57,20 @@ pub fn run(
     budget: &Budget,
     out: &mut Vec<Forced>,
 ) -> Result<u64, MethodError> {
-    let numbers = || dirty.map_or_else(|| board.grid().len(), <[u32]>::len) as u64;
-    // Coefficients: about one nanosecond per unit on the machine the
-    // research's order was measured on (docs/performance.md), so work
-    // units read like times.
+    // The numbers a local method looks at: those with a closed neighbour
+    // (a settled number is skipped at once).
+    let numbers = || -> u64 {
+        let open = |i: u32| board.unknown_around(i) > 0;
+        match dirty {
+            Some(list) => list.iter().filter(|&&i| open(i)).count() as u64,
+            None => (0..board.grid().len() as u32).filter(|&i| open(i)).count() as u64,
+        }
+    };
+    // Coefficients fitted so that a unit is about a nanosecond on the
+    // reference machine (the method table of `bench --no-rules` on
+    // sgt-expert: single-cell ~0.3 µs, linked cells 1 ~10 µs, hypotheses
+    // ~20 µs an attempt), so work units read like times and order the
+    // methods as the clock would, without its noise.
     match method {
         Method::SingleCell => {
             single_cell::find(board, dirty, out)?;
@@ -68,17 +78,18 @@ pub fn run(
         }
         Method::LinkedCells1 => {
             linked_cells_1::find(board, dirty, out)?;
-            Ok(100 + 1_000 * numbers())
+            Ok(100 + 700 * numbers())
         }
         Method::LinkedCells2 => {
             linked_cells_2::find(board, dirty, out)?;
-            Ok(1_000 + 20 * board.unknown_count() as u64)
+            Ok(2_000 + 25 * board.grid().len() as u64 + 20 * board.unknown_count() as u64)
         }
         Method::Hypotheses => {
             let profile =
                 hypotheses::find_within(board, budget, hypotheses::PROGRAMME_LIMITS, out)?;
-            Ok(1_000
-                + 20 * profile.frontier_cells as u64
+            Ok(2_000
+                + 25 * board.grid().len() as u64
+                + 30 * profile.frontier_cells as u64
                 + 100 * profile.states as u64
                 + 50_000 * profile.sat_queries as u64)
         }

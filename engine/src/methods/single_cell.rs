@@ -35,7 +35,9 @@ fn examine(board: &Board, i: u32, out: &mut Vec<Forced>) -> Result<(), Contradic
     let Some((v, u)) = board.effective(i) else {
         return Ok(());
     };
-    check_number(i, v, u)?;
+    if v < 0 || v as u32 > u {
+        check_number(i, v, u)?;
+    }
     if u == 0 {
         return Ok(()); // nothing left to decide
     }

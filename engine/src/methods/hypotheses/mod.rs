@@ -391,9 +391,9 @@ impl ComponentDp {
         keys.clear();
         let mut width = 0usize;
         let mut widest_key = 0usize;
+        let mut states_since_check = 0usize;
 
         for step in 0..n {
-            budget.check_time(what)?;
             let (w, next_w) = (words_at(step), words_at(step + 1));
             if step % stride == 0 {
                 checkpoint_bytes += counts.len() * 8;
@@ -404,6 +404,13 @@ impl ComponentDp {
             let base = layer_start[step] as usize;
             let next_base = layer_start[step + 1] as usize;
             let len = next_base - base;
+            // The clock is read every few thousand states, not every layer
+            // (a read costs as much as a small layer).
+            states_since_check += len;
+            if states_since_check >= 4096 {
+                states_since_check = 0;
+                budget.check_time(what)?;
+            }
             // At most two successors a state: check what the next layer
             // and everything kept so far would take before building it.
             let next_bound = 2 * len;
@@ -652,9 +659,21 @@ fn partial_sum_range(t: u8, decided: u8, left: u8) -> u32 {
 /// order only affects speed, never the result.
 fn choose_order(system: &System, component: &Component, scratch: &Scratch) -> (Vec<u32>, Cost) {
     let mut best = greedy_order(system, component, scratch);
+    if component.vars.len() <= 16 {
+        // Small: any sensible order is cheap, and no layer can hold more
+        // than 2^16 states.
+        let bound = (1u64 << component.vars.len()) as f64;
+        return (
+            best,
+            Cost {
+                states: bound * component.vars.len() as f64,
+                widest_layer: bound,
+            },
+        );
+    }
     let mut best_cost = estimated_cost(system, component, &best, scratch, f64::INFINITY);
     if component.vars.len() <= 32 {
-        return (best, best_cost); // small: any sensible order is cheap
+        return (best, best_cost); // any sensible order is cheap
     }
     let w = system.grid().w;
     let row_major = component.vars.clone(); // variables are in cell order
