@@ -884,7 +884,7 @@ fn a_corrupt_rulebase_is_an_error_naming_the_file_and_the_reason() {
         (&not_rules, "not a sapper rulebase"),
         (&truncated, "truncated"),
         (&flipped, "checksum mismatch"),
-        (&missing, "No such file"),
+        (&missing, "missing.rules: file not found"),
     ] {
         let f = file.as_os_str();
         let wall = position("wall-121.txt");

@@ -948,8 +948,11 @@ fn cli_bad_files() {
             truncated.to_str().unwrap(),
             "truncated file: the payload at byte",
         ),
-        (missing.to_str().unwrap(), "No such file"),
-        (env!("CARGO_MANIFEST_DIR"), "directory"),
+        (missing.to_str().unwrap(), "file not found"),
+        (
+            env!("CARGO_MANIFEST_DIR"),
+            "is a folder, expected a regular file",
+        ),
     ];
     for (path, reason) in cases {
         for sub in ["info", "show", "verify", "export"] {

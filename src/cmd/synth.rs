@@ -168,7 +168,7 @@ pub fn run(args: Args) -> Result<ExitCode, super::CliError> {
 /// canonical sorted rules).
 fn read_rulebase(path: &Path) -> Result<Rulebase, super::CliError> {
     let bytes = sapper_engine::files::read_capped(path, sapper_engine::files::MAX_RULEBASE_BYTES)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("cannot read the base rulebase: {e}"))?;
     Rulebase::from_bytes(&bytes)
         .map_err(|e| format!("{} is not a rulebase: {e}", path.display()).into())
 }
