@@ -24,6 +24,7 @@ pub mod board;
 pub mod brute;
 pub mod budget;
 pub mod constraints;
+pub(crate) mod elimination;
 pub mod formats;
 pub mod grid;
 pub mod methods;
