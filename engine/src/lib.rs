@@ -28,6 +28,7 @@ pub(crate) mod elimination;
 pub mod formats;
 pub mod grid;
 pub mod methods;
+pub mod probabilities;
 pub mod rules;
 pub mod solver;
 

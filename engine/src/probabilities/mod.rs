@@ -1,0 +1,775 @@
+//! The probability that each closed cell is a mine, exactly counted.
+//!
+//! # The maths
+//!
+//! Every layout of mines over the closed cells that fits the revealed
+//! numbers, the flags and the total is equally likely; for a closed cell
+//! `x`, `P(x) = (layouts with a mine on x) / (all layouts)`. Without the
+//! total, a *density* `D` weighs a layout with `k` mines on the `n` closed
+//! cells by `D^k (1 − D)^(n−k)` (independent cells with chance `D`,
+//! conditioned on the numbers). When the position states the total, the
+//! total is used (under a density, layouts with one fixed count all weigh
+//! the same, so the density would change nothing).
+//!
+//! The layouts factor over the constraint system ([`crate::constraints`]):
+//! frontier components are independent but for the total, and the `I`
+//! interior cells take whatever the frontier leaves, `C(I, m)` ways for `m`
+//! mines. So with `R` mines left,
+//!
+//! ```text
+//! Z = Σ_{k_1..k_C} Π_c N_c(k_c) · C(I, R − Σ_c k_c)
+//! ```
+//!
+//! where `N_c(k)` counts component `c`'s layouts with `k` mines; a frontier
+//! cell's mine weight replaces its component's `N_c` by the layouts with a
+//! mine on it; an interior cell is a mine in a fraction `(R − t)/I` of the
+//! interior layouts left by a frontier total `t`, so all interior cells
+//! share one probability. Under a density, the components are independent:
+//! a component's layouts with `k` mines weigh `λ^k`, `λ = D/(1 − D)`, and
+//! an interior cell is a mine with probability `D`.
+//!
+//! # How
+//!
+//! 1. [`System::build`] gives the equations, the components and the
+//!    interior; each component's cells are grouped by the set of equations
+//!    they lie in (binomial multiplicities) and its groups put in an
+//!    elimination order (`component.rs`).
+//! 2. Per component, a forward programme along that order counts the
+//!    layouts of every prefix by state (the partial sums of the active
+//!    equations) and mine count: `N_c(k)` at the end.
+//! 3. The outer programme (`outer.rs`) combines the counts over the total:
+//!    a balanced tree of convolutions, then, going down, each component's
+//!    *outside weight* `ω_c(k)` (what the rest of the board contributes when
+//!    the component holds `k` mines), the interior's mine and safe weights,
+//!    and `log2 Z`. Under a density, `ω_c(k) = λ^k` (up to a common factor).
+//! 4. Per component, a backward programme given `ω_c` gives each group's
+//!    mine weight and safe weight; a cell's probability is
+//!    `mine / (mine + safe)`.
+//! 5. The exact number of layouts is summed in big integers only when asked
+//!    ([`Probabilities::layouts`], `exact.rs`).
+//!
+//! The cost is linear in the board (building the system) plus, per
+//! component, `groups × states per layer × mine counts per layer` for each
+//! pass, plus the outer tree, `Σ` over its nodes of the product of its
+//! children's lengths (only components whose mine count can vary take
+//! part). Nothing is enumerated; no component is too large to be counted
+//! exactly, only too slow ([`Budget`]).
+//!
+//! # Accuracy
+//!
+//! Every probability is within [`ACCURACY`] (`1e-12`) of the exact
+//! fraction, and exactly 0 or 1 iff the cell is forced (no layout has a
+//! mine on it, or every layout has). The proof:
+//!
+//! - **Positive terms.** Every quantity computed is a sum of products of
+//!   non-negative numbers. In floating point each operation rounds once,
+//!   `fl(a ∘ b) = (a ∘ b)(1 + δ)`, `|δ| ≤ unit`, as long as nothing
+//!   overflows or underflows. A product's value carries its factors'
+//!   `(1 + δ)`s and its own; a sum of positive terms lies between the
+//!   smallest and largest of its terms' relative errors, times its own
+//!   `(1 + δ)`. So every computed value is the exact one times
+//!   `Π (1 + δ_i)` with `Σ |δ_i| ≤ E`, where `E` is tallied per layer as
+//!   the programmes run (per product and per addition along the longest
+//!   chain, in `component.rs` and `outer.rs`), and
+//!   `|Π (1 + δ_i) − 1| ≤ e^{E'} − 1` with `E' = E / (1 − unit)` (a
+//!   quotient's `1/(1 + δ)` is a `1 + δ'` with `|δ'| ≤ |δ|/(1 − unit)`).
+//!   The forward counts are integers: when every one of them is below
+//!   `2^53` they were computed exactly in `f64` and their `E` is 0.
+//! - **A probability** is `p = m / (m + s)` with `m`, `s` the mine and
+//!   safe weights: `Σ|δ| ≤ 2E + unit` for the quotient of the computed
+//!   weights, plus three `f64` roundings to produce it, so
+//!   `|p̂ − p| ≤ p (e^{E'} − 1) ≤ e^{E'} − 1`. The bound is computed for
+//!   every group and the interior; [`Probabilities::error_bound`] is their
+//!   maximum plus `2^-53` (the nudges below).
+//! - **No overflow, no underflow.** The fast path computes in `f64` only
+//!   when it cannot leave `[2^-1000, 2^1000]`: with the total and at most
+//!   1000 closed cells, every value is a count of (partial) layouts times
+//!   a ratio of binomials `C(I, m) / C(I, m_ref) ∈ [1, 2^I]`, so it lies in
+//!   `[1, 2^1000]` or is 0; with a density, a component of `n` cells has
+//!   counts below `2^n` and weights in `[λ^n, 1]` (or `[λ^-n, 1]`), so the
+//!   fast path needs `n (1 + |log2 λ|) ≤ 1000`. Otherwise the position is
+//!   computed in [`number::Wide`] (double-double mantissa, 64-bit
+//!   exponent: no overflow or underflow, unit `16 · 2^-106`).
+//! - **Fallback.** If the `f64` bound exceeds [`ACCURACY`] (very long
+//!   components), the position is computed again in `Wide`; a `Wide`
+//!   bound above it (beyond any position that finishes) is refused
+//!   ([`ProbabilityError::Inaccurate`]).
+//! - **Zero and one.** A weight is zero in floating point iff it is zero
+//!   exactly: no value underflows, and a sum or product of positive values
+//!   is positive. So `p̂ = 0` iff `m = 0` (forced safe) and `p̂ = 1` iff
+//!   `s = 0` (forced mine). A non-forced cell whose quotient rounds to 0 or
+//!   1 is nudged to the nearest representable value inside `(0, 1)`
+//!   (within `2^-53` of the rounded one). So no probability is NaN or
+//!   outside `[0, 1]`, and forced cells agree with the complete analysis
+//!   of [`crate::methods::hypotheses`] (tested).
+//!
+//! # Reuse
+//!
+//! [`Probabilities`] keeps its buffers from one call to the next (a player
+//! asks many times per game); the exact count of layouts, which needs big
+//! integers, is computed only by [`Probabilities::layouts`].
+
+mod component;
+mod exact;
+pub mod number;
+mod outer;
+
+use crate::board::{Board, Contradiction};
+use crate::budget::{Budget, OverBudget};
+use crate::constraints::System;
+use component::{backward, forward, BackScratch, Failure, GroupWeights, KeyScratch, Layers};
+use component::{Plan, PlanScratch};
+use num_bigint::BigUint;
+use number::{Num, Wide, U64};
+use outer::{combine, Counts};
+use std::fmt;
+
+/// Every probability is within this of the exact fraction.
+pub const ACCURACY: f64 = 1e-12;
+
+/// Largest `log2` magnitude the `f64` path may meet (see the module doc).
+const F64_RANGE_BITS: f64 = 1000.0;
+
+/// Why no probabilities were computed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProbabilityError {
+    /// No layout fits the position.
+    Contradiction(Contradiction),
+    /// The counting ran out of time or memory.
+    OverBudget(OverBudget),
+    /// The position does not state the total, and no density was given.
+    NoMineCount,
+    /// A density outside `(0, 1)`.
+    BadDensity(f64),
+    /// The proven error bound exceeds [`ACCURACY`] even in double-double.
+    Inaccurate(f64),
+}
+
+impl fmt::Display for ProbabilityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbabilityError::Contradiction(c) => write!(f, "no mine layout fits: {}", c.reason),
+            ProbabilityError::OverBudget(e) => e.fmt(f),
+            ProbabilityError::NoMineCount => write!(
+                f,
+                "the position does not give the total number of mines and no density was given"
+            ),
+            ProbabilityError::BadDensity(d) => {
+                write!(f, "density {d} is not strictly between 0 and 1")
+            }
+            ProbabilityError::Inaccurate(b) => write!(
+                f,
+                "the probabilities could only be guaranteed within {b:e}, above {ACCURACY:e}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ProbabilityError {}
+
+/// The arithmetic the last computation used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// `f64` (the fast path).
+    F64,
+    /// Double-double with a 64-bit exponent ([`number::Wide`]).
+    DoubleDouble,
+}
+
+/// How layouts are weighed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Mode {
+    /// The total is known: `remaining` mines on the closed cells.
+    Total { remaining: u64 },
+    /// Each closed cell is a mine with this chance, independently, given
+    /// the numbers.
+    Density(f64),
+}
+
+/// The mine probabilities of a position, with buffers reused between calls.
+///
+/// ```
+/// use sapper_engine::budget::Budget;
+/// use sapper_engine::probabilities::Probabilities;
+/// use sapper_engine::{Board, Cell, Grid};
+///
+/// // `? 1 ?` with one mine in total: each side holds it half the time.
+/// let cells = vec![Cell::Unknown, Cell::Revealed(1), Cell::Unknown];
+/// let board = Board::new(Grid::new(1, 3), cells, Some(1));
+/// let mut p = Probabilities::new();
+/// p.compute(&board, None, &Budget::unlimited()).unwrap();
+/// assert_eq!(p.probability(0), Some(0.5));
+/// assert_eq!(p.probability(1), None); // not closed
+/// assert_eq!(p.layouts(&Budget::unlimited()).unwrap().to_string(), "2");
+/// ```
+#[derive(Default)]
+pub struct Probabilities {
+    /// Per cell of the grid; NaN for cells that are not closed.
+    per_cell: Vec<f64>,
+    closed: Vec<u32>,
+    log10_layouts: f64,
+    error_bound: f64,
+    /// Kept for [`Probabilities::layouts`].
+    system: Option<System>,
+    plans: Vec<Plan>,
+    known_counts: Vec<Option<(u32, Vec<u64>)>>,
+    mode: Option<Mode>,
+    interior: u64,
+    precision: Option<Precision>,
+    /// Buffers.
+    plan_scratch: PlanScratch,
+    keys: KeyScratch,
+    back_f64: BackScratch<f64>,
+    back_wide: BackScratch<Wide>,
+    groups_f64: Vec<GroupWeights<f64>>,
+    groups_wide: Vec<GroupWeights<Wide>>,
+}
+
+/// What one run writes.
+struct Output<'a> {
+    per_cell: &'a mut [f64],
+    error_bound: f64,
+    log2_layouts: f64,
+    known_counts: &'a mut Vec<Option<(u32, Vec<u64>)>>,
+}
+
+impl Probabilities {
+    pub fn new() -> Probabilities {
+        Probabilities::default()
+    }
+
+    /// Computes the probabilities of `board`: with its total if it states
+    /// one, else with `density`; neither is an error. On success the
+    /// accessors answer for this board until the next call.
+    pub fn compute(
+        &mut self,
+        board: &Board,
+        density: Option<f64>,
+        budget: &Budget,
+    ) -> Result<(), ProbabilityError> {
+        self.compute_within(board, density, budget, ACCURACY, false)
+    }
+
+    /// [`Probabilities::compute`] with the accuracy to guarantee, and a
+    /// switch to skip the `f64` path (tests).
+    fn compute_within(
+        &mut self,
+        board: &Board,
+        density: Option<f64>,
+        budget: &Budget,
+        accuracy: f64,
+        wide_only: bool,
+    ) -> Result<(), ProbabilityError> {
+        let n = board.grid().len();
+        self.per_cell.clear();
+        self.per_cell.resize(n, f64::NAN);
+        self.closed.clear();
+        self.closed
+            .extend((0..n as u32).filter(|&i| board.cell(i).is_unknown()));
+        self.system = None;
+        self.mode = None;
+        self.precision = None;
+        self.error_bound = 0.0;
+        let mode = match board.remaining_mines() {
+            Some(r) if r < 0 => return Err(contradiction(board)),
+            Some(r) => Mode::Total {
+                remaining: r as u64,
+            },
+            None => match density {
+                Some(d) if d > 0.0 && d < 1.0 => Mode::Density(d),
+                Some(d) => return Err(ProbabilityError::BadDensity(d)),
+                None => return Err(ProbabilityError::NoMineCount),
+            },
+        };
+        let system = System::build(board).map_err(ProbabilityError::Contradiction)?;
+        let components = system.components();
+        self.plan_scratch.prepare(&system);
+        self.plans.clear();
+        for component in &components {
+            self.plans
+                .push(Plan::build(&system, component, &mut self.plan_scratch));
+        }
+        self.interior = system.interior().len() as u64;
+        let fits_f64 = match mode {
+            Mode::Total { .. } => self.closed.len() as f64 <= F64_RANGE_BITS,
+            Mode::Density(d) => {
+                let bits = 1.0 + (d / (1.0 - d)).log2().abs();
+                self.plans
+                    .iter()
+                    .all(|p| p.cells() as f64 * bits <= F64_RANGE_BITS)
+            }
+        };
+        let mut out = Output {
+            per_cell: &mut self.per_cell,
+            error_bound: 0.0,
+            log2_layouts: 0.0,
+            known_counts: &mut self.known_counts,
+        };
+        let mut done = false;
+        if fits_f64 && !wide_only {
+            run::<f64>(
+                board,
+                &system,
+                &self.plans,
+                mode,
+                self.interior,
+                budget,
+                &mut self.keys,
+                &mut self.back_f64,
+                &mut self.groups_f64,
+                &mut out,
+            )
+            .map_err(|f| failure(f, board))?;
+            done = out.error_bound <= accuracy;
+        }
+        if !done {
+            out.error_bound = 0.0;
+            run::<Wide>(
+                board,
+                &system,
+                &self.plans,
+                mode,
+                self.interior,
+                budget,
+                &mut self.keys,
+                &mut self.back_wide,
+                &mut self.groups_wide,
+                &mut out,
+            )
+            .map_err(|f| failure(f, board))?;
+            if out.error_bound > accuracy {
+                return Err(ProbabilityError::Inaccurate(out.error_bound));
+            }
+        }
+        self.precision = Some(if done {
+            Precision::F64
+        } else {
+            Precision::DoubleDouble
+        });
+        self.error_bound = out.error_bound;
+        self.log10_layouts = out.log2_layouts * std::f64::consts::LOG10_2;
+        self.system = Some(system);
+        self.mode = Some(mode);
+        Ok(())
+    }
+
+    /// The arithmetic the last successful computation used.
+    pub fn precision(&self) -> Option<Precision> {
+        self.precision
+    }
+
+    /// The mine probability of `cell`, `None` if it is not closed.
+    #[inline]
+    pub fn probability(&self, cell: u32) -> Option<f64> {
+        let p = self.per_cell[cell as usize];
+        (!p.is_nan()).then_some(p)
+    }
+
+    /// The closed cells, in cell order.
+    pub fn closed_cells(&self) -> &[u32] {
+        &self.closed
+    }
+
+    /// `log10` of the number of layouts (with a density: of the layouts
+    /// that fit the numbers and flags, any number of mines).
+    pub fn log10_layouts(&self) -> f64 {
+        self.log10_layouts
+    }
+
+    /// A proven bound on `|computed − exact|` of every probability (at
+    /// most [`ACCURACY`]).
+    pub fn error_bound(&self) -> f64 {
+        self.error_bound
+    }
+
+    /// The closed cells of least mine probability, in cell order: the
+    /// forced-safe cells if there are any, else every cell within twice
+    /// the error bound of the least probability (closer than that, the
+    /// computation cannot tell them apart).
+    pub fn safest(&self) -> Vec<u32> {
+        let least = self
+            .closed
+            .iter()
+            .map(|&c| self.per_cell[c as usize])
+            .fold(f64::INFINITY, f64::min);
+        let slack = if least == 0.0 {
+            0.0
+        } else {
+            2.0 * self.error_bound
+        };
+        self.closed
+            .iter()
+            .copied()
+            .filter(|&c| self.per_cell[c as usize] <= least + slack)
+            .collect()
+    }
+
+    /// The exact number of layouts (with a density: of the layouts that
+    /// fit the numbers and flags, any number of mines), after a successful
+    /// [`Probabilities::compute`]. Big integers: an expert position has
+    /// about `10^100` layouts.
+    pub fn layouts(&mut self, budget: &Budget) -> Result<BigUint, ProbabilityError> {
+        let (Some(system), Some(mode)) = (&self.system, self.mode) else {
+            panic!("Probabilities::layouts before a successful compute");
+        };
+        exact::layouts(
+            system,
+            &self.plans,
+            &self.known_counts,
+            mode,
+            self.interior,
+            &mut self.keys,
+            budget,
+        )
+        .map_err(ProbabilityError::OverBudget)
+    }
+}
+
+/// The contradiction of a board no layout fits, as the complete analysis
+/// words it (only reached on such boards).
+fn contradiction(board: &Board) -> ProbabilityError {
+    let mut out = Vec::new();
+    match crate::methods::hypotheses::find(board, None, &mut out) {
+        Err(c) => ProbabilityError::Contradiction(c),
+        Ok(()) => {
+            unreachable!("hypotheses is complete: a board without layouts is a contradiction")
+        }
+    }
+}
+
+fn failure(f: Failure, board: &Board) -> ProbabilityError {
+    match f {
+        Failure::NoLayout => contradiction(board),
+        Failure::OverBudget(e) => ProbabilityError::OverBudget(e),
+    }
+}
+
+/// One full computation in number type `T`.
+#[allow(clippy::too_many_arguments)]
+fn run<T: Num>(
+    _board: &Board,
+    system: &System,
+    plans: &[Plan],
+    mode: Mode,
+    interior: u64,
+    budget: &Budget,
+    keys: &mut KeyScratch,
+    back: &mut BackScratch<T>,
+    groups: &mut Vec<GroupWeights<T>>,
+    out: &mut Output<'_>,
+) -> Result<(), Failure> {
+    let mut layers: Vec<Layers<T>> = Vec::with_capacity(plans.len());
+    let mut held = 0;
+    for plan in plans {
+        let l = forward::<T>(plan, system, keys, budget, held)?;
+        held += l.bytes();
+        layers.push(l);
+    }
+    out.known_counts.clear();
+    out.known_counts.extend(layers.iter().map(|l| {
+        let (lo, counts, err) = l.counts();
+        if err != 0.0 {
+            return None;
+        }
+        let ints: Option<Vec<u64>> = counts.iter().map(|x| x.exact_u64()).collect();
+        ints.map(|v| (lo, v))
+    }));
+    let mut bound = 0.0f64;
+    match mode {
+        Mode::Total { remaining } => {
+            let counts: Vec<Counts<'_, T>> = layers
+                .iter()
+                .map(|l| {
+                    let (lo, counts, err) = l.counts();
+                    Counts { lo, counts, err }
+                })
+                .collect();
+            let combined = combine(&counts, remaining, interior, budget, keys)?;
+            for (c, plan) in plans.iter().enumerate() {
+                backward(
+                    plan,
+                    system,
+                    &layers[c],
+                    &combined.omega[c],
+                    combined.omega_err[c],
+                    back,
+                    keys,
+                    budget,
+                    groups,
+                )?;
+                bound = bound.max(set_groups(plan, system, groups, out.per_cell));
+            }
+            if let Some(w) = combined.interior {
+                let (p, b) = probability(&w);
+                bound = bound.max(b);
+                for &cell in system.interior() {
+                    out.per_cell[cell as usize] = p;
+                }
+            }
+            out.log2_layouts = combined.log2_layouts;
+        }
+        Mode::Density(d) => {
+            // λ = D/(1 − D) or its inverse, whichever is at most 1, with two
+            // roundings; weights λ^r with one more per power.
+            let lambda = d / (1.0 - d);
+            let falling = lambda <= 1.0;
+            let step = T::from_f64(if falling { lambda } else { 1.0 / lambda });
+            let step_err = if falling { 2.0 } else { 3.0 } * U64;
+            let mut log2_layouts = interior as f64;
+            let mut omega: Vec<T> = Vec::new();
+            for (c, plan) in plans.iter().enumerate() {
+                let (_, counts, _) = layers[c].counts();
+                let len = counts.len();
+                omega.clear();
+                omega.resize(len, T::zero());
+                let mut w = T::one();
+                for k in 0..len {
+                    // Falling: ω(lo + k) = λ^k; rising: ω(lo + k) = λ^-(len − 1 − k).
+                    let at = if falling { k } else { len - 1 - k };
+                    omega[at] = w;
+                    w = w.mul(step);
+                }
+                let omega_err = (step_err + T::UNIT) * len as f64;
+                backward(
+                    plan, system, &layers[c], &omega, omega_err, back, keys, budget, groups,
+                )?;
+                bound = bound.max(set_groups(plan, system, groups, out.per_cell));
+                let total = counts.iter().fold(T::zero(), |a, &x| a.add(x));
+                log2_layouts += total.log2();
+            }
+            for &cell in system.interior() {
+                out.per_cell[cell as usize] = d;
+            }
+            out.log2_layouts = log2_layouts;
+        }
+    }
+    out.error_bound = bound + U64;
+    Ok(())
+}
+
+/// Writes the probability of every group's cells; returns the largest
+/// error bound.
+fn set_groups<T: Num>(
+    plan: &Plan,
+    system: &System,
+    groups: &[GroupWeights<T>],
+    per_cell: &mut [f64],
+) -> f64 {
+    let mut bound = 0.0f64;
+    for (i, w) in groups.iter().enumerate() {
+        let (p, b) = probability(w);
+        bound = bound.max(b);
+        for &var in plan.group(i) {
+            per_cell[system.cell(var) as usize] = p;
+        }
+    }
+    bound
+}
+
+/// `mine / (mine + safe)` and its error bound (see "Accuracy").
+fn probability<T: Num>(w: &GroupWeights<T>) -> (f64, f64) {
+    if w.mine.is_zero() {
+        return (0.0, 0.0);
+    }
+    if w.safe.is_zero() {
+        return (1.0, 0.0);
+    }
+    let p = T::ratio(w.mine, w.mine.add(w.safe));
+    let deltas = 2.0 * w.err + T::UNIT + 3.0 * U64;
+    let bound = (deltas / (1.0 - U64)).exp_m1() + f64::from_bits(1);
+    // Neither forced: keep it strictly inside (0, 1).
+    (p.clamp(f64::from_bits(1), 1.0 - U64), bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Cell;
+    use crate::grid::Grid;
+
+    /// A deterministic mid-game position: `h×w` with `mines` mines (xorshift
+    /// from `seed`), opened by `clicks` game-like clicks on safe cells.
+    fn played(h: usize, w: usize, mines: usize, clicks: usize, seed: u64) -> Board {
+        let grid = Grid::new(h, w);
+        let n = grid.len();
+        let mut s = seed | 1;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut mine = vec![false; n];
+        let mut placed = 0;
+        while placed < mines {
+            let i = (next() % n as u64) as usize;
+            if !mine[i] {
+                mine[i] = true;
+                placed += 1;
+            }
+        }
+        let number = |i: u32| {
+            grid.neighbours(i)
+                .iter()
+                .filter(|&&x| mine[x as usize])
+                .count() as u8
+        };
+        let mut cells = vec![Cell::Unknown; n];
+        for _ in 0..clicks {
+            let start = (next() % n as u64) as u32;
+            if mine[start as usize] {
+                continue;
+            }
+            let mut stack = vec![start];
+            while let Some(c) = stack.pop() {
+                if cells[c as usize] != Cell::Unknown {
+                    continue;
+                }
+                let v = number(c);
+                cells[c as usize] = Cell::Revealed(v);
+                if v == 0 {
+                    stack.extend(grid.neighbours(c).iter().copied());
+                }
+            }
+        }
+        Board::new(grid, cells, Some(mines as u32))
+    }
+
+    fn compute(board: &Board, density: Option<f64>, accuracy: f64, wide: bool) -> Probabilities {
+        let mut p = Probabilities::new();
+        p.compute_within(board, density, &Budget::unlimited(), accuracy, wide)
+            .unwrap();
+        p
+    }
+
+    /// Both computations agree within the sum of their bounds, with the
+    /// same forced cells and the same count.
+    fn assert_agree(a: &mut Probabilities, b: &mut Probabilities) {
+        assert_eq!(a.closed_cells(), b.closed_cells());
+        for &c in a.closed_cells() {
+            let (x, y) = (a.probability(c).unwrap(), b.probability(c).unwrap());
+            assert!(
+                (x - y).abs() <= a.error_bound() + b.error_bound(),
+                "cell {c}: {x} vs {y}"
+            );
+            assert_eq!(x == 0.0, y == 0.0);
+            assert_eq!(x == 1.0, y == 1.0);
+        }
+        assert!((a.log10_layouts() - b.log10_layouts()).abs() < 1e-9);
+        let budget = Budget::unlimited();
+        assert_eq!(a.layouts(&budget).unwrap(), b.layouts(&budget).unwrap());
+    }
+
+    #[test]
+    fn double_double_agrees_with_f64_on_expert_positions() {
+        for seed in 1..40 {
+            let board = played(16, 30, 99, 1 + seed as usize % 12, seed);
+            let mut fast = compute(&board, None, ACCURACY, false);
+            let mut wide = compute(&board, None, ACCURACY, true);
+            assert_eq!(fast.precision(), Some(Precision::F64));
+            assert_eq!(wide.precision(), Some(Precision::DoubleDouble));
+            assert!(wide.error_bound() < 1e-15, "{}", wide.error_bound());
+            assert_agree(&mut fast, &mut wide);
+            let without = Board::new(board.grid(), board.cells().to_vec(), None);
+            let mut fast = compute(&without, Some(0.2), ACCURACY, false);
+            let mut wide = compute(&without, Some(0.2), ACCURACY, true);
+            assert_agree(&mut fast, &mut wide);
+        }
+    }
+
+    #[test]
+    fn an_f64_bound_above_the_accuracy_asked_falls_back_to_double_double() {
+        let board = played(16, 30, 99, 6, 7);
+        let fast = compute(&board, None, ACCURACY, false);
+        assert_eq!(fast.precision(), Some(Precision::F64));
+        assert!(fast.error_bound() > 1e-15, "{}", fast.error_bound());
+        let mut strict = compute(&board, None, 1e-15, false);
+        assert_eq!(strict.precision(), Some(Precision::DoubleDouble));
+        assert!(strict.error_bound() <= 1e-15);
+        let mut fast = fast;
+        assert_agree(&mut fast, &mut strict);
+        // Nothing meets an accuracy below the last rounding to f64.
+        let mut p = Probabilities::new();
+        let err = p
+            .compute_within(&board, None, &Budget::unlimited(), 1e-17, false)
+            .unwrap_err();
+        assert!(matches!(err, ProbabilityError::Inaccurate(b) if b > 1e-17));
+    }
+
+    #[test]
+    fn beyond_a_thousand_closed_cells_the_count_is_double_double_and_exact() {
+        // 40×40, no number: every cell holds a mine with chance 400/1600.
+        let grid = Grid::new(40, 40);
+        let board = Board::new(grid, vec![Cell::Unknown; 1600], Some(400));
+        let mut p = compute(&board, None, ACCURACY, false);
+        assert_eq!(p.precision(), Some(Precision::DoubleDouble));
+        assert!(p
+            .closed_cells()
+            .iter()
+            .all(|&c| p.probability(c) == Some(0.25)));
+        let exact = p.layouts(&Budget::unlimited()).unwrap();
+        let digits = exact.to_string().len() as f64;
+        assert!((p.log10_layouts() - (digits - 1.0)).abs() < 1.0);
+        assert_eq!(exact, exact::binomial_for_tests(1600, 400));
+        // A revealed 1 in the corner: its three neighbours share one mine;
+        // the other 1596 cells share the remaining 399.
+        let mut cells = vec![Cell::Unknown; 1600];
+        cells[0] = Cell::Revealed(1);
+        let board = Board::new(grid, cells, Some(400));
+        let p = compute(&board, None, ACCURACY, false);
+        assert_eq!(p.precision(), Some(Precision::DoubleDouble));
+        for c in [1, 40, 41] {
+            assert!((p.probability(c).unwrap() - 1.0 / 3.0).abs() <= 1e-15);
+        }
+        assert!((p.probability(1599).unwrap() - 399.0 / 1596.0).abs() <= 1e-15);
+    }
+
+    #[test]
+    fn an_extreme_density_is_counted_in_double_double() {
+        // A closed row of 12 over its numbers: one component of 12 cells;
+        // D = 1e-30 needs 12 · (1 + 99.7) bits, beyond f64's safe range.
+        let w = 12;
+        let truth: [usize; 4] = [0, 4, 8, 11];
+        let grid = Grid::new(2, w);
+        let mut cells = vec![Cell::Unknown; 2 * w];
+        for c in 0..w {
+            let n = truth.iter().filter(|&&m| m.abs_diff(c) <= 1).count();
+            cells[w + c] = Cell::Revealed(n as u8);
+        }
+        let board = Board::new(grid, cells, None);
+        let d: f64 = 1e-30;
+        let p = compute(&board, Some(d), ACCURACY, false);
+        assert_eq!(p.precision(), Some(Precision::DoubleDouble));
+        // Enumeration: layouts by mine count, weighed by λ^(k − k_min).
+        let fits = |layout: u32| {
+            (0..w).all(|c| {
+                let Cell::Revealed(n) = board.cell((w + c) as u32) else {
+                    unreachable!()
+                };
+                let around = (c.saturating_sub(1)..=(c + 1).min(w - 1))
+                    .filter(|&x| layout >> x & 1 == 1)
+                    .count();
+                around == n as usize
+            })
+        };
+        let layouts: Vec<u32> = (0..1u32 << w).filter(|&l| fits(l)).collect();
+        let k_min = layouts.iter().map(|l| l.count_ones()).min().unwrap();
+        let lambda = d / (1.0 - d);
+        let weight = |l: u32| lambda.powi((l.count_ones() - k_min) as i32);
+        let all: f64 = layouts.iter().map(|&l| weight(l)).sum();
+        for x in 0..w {
+            let mine: f64 = layouts
+                .iter()
+                .filter(|&&l| l >> x & 1 == 1)
+                .map(|&l| weight(l))
+                .sum();
+            let got = p.probability(x as u32).unwrap();
+            assert!(
+                (got - mine / all).abs() <= 1e-14,
+                "cell {x}: {got} vs {}",
+                mine / all
+            );
+            assert_eq!(got == 0.0, mine == 0.0);
+        }
+    }
+}
