@@ -2,7 +2,7 @@
 
 use sapper_engine::methods::MethodTable;
 use sapper_engine::solver::BySource;
-use sapper_engine::{Grid, Method};
+use sapper_engine::Method;
 use serde_json::{json, Map, Value};
 
 /// `{"rules": n, "single_cell": n, ...}`: cells determined by each source.
@@ -47,12 +47,6 @@ pub fn methods_json(t: &MethodTable) -> Value {
 
 pub fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
-}
-
-/// `[row, col]`, zero-based.
-pub fn cell_json(grid: Grid, i: u32) -> Value {
-    let (r, c) = grid.rc(i);
-    json!([r, c])
 }
 
 /// The human method table, one line per method.
@@ -180,4 +174,38 @@ impl RulesArgs {
         };
         load_tiers(&arg).map(Some)
     }
+}
+
+/// `--budget-secs` / `--budget-mb`: the time and memory one position's
+/// exact analysis may use (see `sapper_engine::budget`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct BudgetArgs {
+    /// Seconds one position may take before it is refused as too hard for
+    /// exact analysis.
+    #[arg(long, value_name = "SECS", default_value_t = sapper_engine::budget::DEFAULT_SECS,
+          value_parser = parse_seconds)]
+    pub budget_secs: f64,
+    /// Megabytes one position's programmes may keep before it is refused as
+    /// too hard for exact analysis.
+    #[arg(long, value_name = "MB", default_value_t = sapper_engine::budget::DEFAULT_BYTES >> 20)]
+    pub budget_mb: usize,
+}
+
+impl BudgetArgs {
+    /// A budget starting now.
+    pub fn budget(&self) -> sapper_engine::budget::Budget {
+        sapper_engine::budget::Budget::new(
+            Some(std::time::Duration::from_secs_f64(self.budget_secs)),
+            self.budget_mb.saturating_mul(1 << 20),
+        )
+    }
+}
+
+/// A number of seconds: finite, not negative, at most a year.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    let secs: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if !(0.0..=31_536_000.0).contains(&secs) {
+        return Err(format!("`{s}`: expected seconds between 0 and 31536000"));
+    }
+    Ok(secs)
 }

@@ -36,7 +36,7 @@
 use super::number::{Count, Num};
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::{Component, System};
-use crate::elimination::{choose_order, hash_key, Local};
+use crate::elimination::{hash_key, quick_order, Local};
 use hashbrown::HashTable;
 
 const NONE: u32 = u32::MAX;
@@ -58,6 +58,10 @@ const fn binomials() -> [[u32; 9]; 9] {
     }
     t
 }
+
+/// The row sweep is taken as the elimination order when its estimated
+/// states average at most this per cell (see `elimination::quick_order`).
+const SWEEP_IS_GOOD_ENOUGH: f64 = 256.0;
 
 /// Work units (state transitions and values touched) between two reads of
 /// the clock.
@@ -110,21 +114,23 @@ impl PlanScratch {
 }
 
 impl Plan {
-    /// Groups the component's cells and orders the groups.
-    pub fn build(system: &System, component: &Component, scratch: &mut PlanScratch) -> Plan {
+    /// Groups the component's cells and orders the groups, reusing this
+    /// plan's buffers.
+    pub fn rebuild(&mut self, system: &System, component: &Component, scratch: &mut PlanScratch) {
         for (l, &v) in component.vars.iter().enumerate() {
             scratch.local_var[v as usize] = l as u32;
         }
         for (l, &e) in component.equations.iter().enumerate() {
             scratch.local_eq[e as usize] = l as u32;
         }
-        let order = choose_order(
+        let order = quick_order(
             system,
             component,
             &Local {
                 var: &scratch.local_var,
                 eq: &scratch.local_eq,
             },
+            SWEEP_IS_GOOD_ENOUGH,
         );
         // Group ids in order of the groups' first cells. Cells of one group
         // share their first equation, so a cell's group, if it has one
@@ -152,7 +158,8 @@ impl Plan {
             scratch.group_len[group as usize] += 1;
         }
         let groups = scratch.group_len.len();
-        let mut group_start = Vec::with_capacity(groups + 1);
+        let group_start = &mut self.group_start;
+        group_start.clear();
         let mut at = 0u32;
         group_start.push(0);
         for len in &mut scratch.group_len {
@@ -160,7 +167,9 @@ impl Plan {
             group_start.push(at);
             *len = at - *len; // becomes the next free slot of the group
         }
-        let mut cells = vec![0u32; n];
+        let cells = &mut self.cells;
+        cells.clear();
+        cells.resize(n, 0);
         for &v in &order {
             let g = scratch.group_of[scratch.local_var[v as usize] as usize] as usize;
             cells[scratch.group_len[g] as usize] = v;
@@ -180,8 +189,10 @@ impl Plan {
         scratch.opened.clear();
         scratch.opened.resize(m, false);
         scratch.active.clear();
-        let mut slots = Vec::new();
-        let mut slot_start = Vec::with_capacity(groups + 1);
+        let slots = &mut self.slots;
+        slots.clear();
+        let slot_start = &mut self.slot_start;
+        slot_start.clear();
         for g in 0..groups {
             slot_start.push(slots.len() as u32);
             let size = (group_start[g + 1] - group_start[g]) as u8;
@@ -224,13 +235,7 @@ impl Plan {
         }
         slot_start.push(slots.len() as u32);
         debug_assert!(scratch.active.is_empty(), "every equation closes");
-        Plan {
-            cells,
-            group_start,
-            slots,
-            slot_start,
-            first_cell: system.cell(component.vars[0]),
-        }
+        self.first_cell = system.cell(component.vars[0]);
     }
 
     pub fn groups(&self) -> usize {
@@ -256,7 +261,7 @@ impl Plan {
 }
 
 /// The forward programme's layers, kept for the backward pass.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Layers<T> {
     /// Layer `i` holds states `state_start[i]..state_start[i + 1]`.
     state_start: Vec<u32>,
@@ -275,7 +280,41 @@ pub(crate) struct Layers<T> {
     err: Vec<f64>,
 }
 
+impl<T> Default for Layers<T> {
+    fn default() -> Self {
+        Layers {
+            state_start: Vec::new(),
+            lo: Vec::new(),
+            width: Vec::new(),
+            value_start: Vec::new(),
+            values: Vec::new(),
+            succ_start: Vec::new(),
+            succ: Vec::new(),
+            err: Vec::new(),
+        }
+    }
+}
+
 impl<T: Count> Layers<T> {
+    /// Empty but for layer 0 (one state, nothing decided, count 1); keeps
+    /// the buffers.
+    fn reset(&mut self) {
+        self.state_start.clear();
+        self.state_start.extend([0, 1]);
+        self.lo.clear();
+        self.lo.push(0);
+        self.width.clear();
+        self.width.push(1);
+        self.value_start.clear();
+        self.value_start.push(0);
+        self.values.clear();
+        self.values.push(T::one());
+        self.succ_start.clear();
+        self.succ.clear();
+        self.err.clear();
+        self.err.push(0.0);
+    }
+
     fn layers(&self) -> usize {
         self.lo.len()
     }
@@ -364,18 +403,10 @@ pub(crate) fn forward<T: Count>(
     scratch: &mut KeyScratch,
     budget: &Budget,
     held: usize,
-) -> Result<Layers<T>, Failure> {
+    layers: &mut Layers<T>,
+) -> Result<(), Failure> {
     let groups = plan.groups();
-    let mut layers = Layers::<T> {
-        state_start: vec![0, 1],
-        lo: vec![0],
-        width: vec![1],
-        value_start: vec![0],
-        values: vec![T::one()],
-        succ_start: Vec::with_capacity(groups + 1),
-        succ: Vec::new(),
-        err: vec![0.0],
-    };
+    layers.reset();
     scratch.keys.clear();
     let mut key_width = 0usize;
     for step in 0..groups {
@@ -499,7 +530,7 @@ pub(crate) fn forward<T: Count>(
     if T::known_exact(&layers.values) {
         layers.err.iter_mut().for_each(|e| *e = 0.0);
     }
-    Ok(layers)
+    Ok(())
 }
 
 /// A group's weights from the backward pass: a cell of the group is a mine

@@ -7,7 +7,7 @@
 //! `Σ_t N(t) · C(I, R − t)` with the total, or `Π_c Σ_k N_c(k) · 2^I` with a
 //! density (the layouts that fit the numbers, any number of mines).
 
-use super::component::{forward, Failure, KeyScratch, Plan};
+use super::component::{forward, Failure, KeyScratch, Layers, Plan};
 use super::Mode;
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::System;
@@ -26,11 +26,12 @@ pub(crate) fn layouts(
     budget: &Budget,
 ) -> Result<BigUint, OverBudget> {
     let mut counts: Vec<(u64, Vec<BigUint>)> = Vec::with_capacity(plans.len());
+    let mut layers = Layers::<BigUint>::default();
     for (plan, known) in plans.iter().zip(known) {
         counts.push(match known {
             Some((lo, n)) => (*lo as u64, n.iter().map(|&x| BigUint::from(x)).collect()),
-            None => match forward::<BigUint>(plan, system, keys, budget, 0) {
-                Ok(layers) => {
+            None => match forward::<BigUint>(plan, system, keys, budget, 0, &mut layers) {
+                Ok(()) => {
                     let (lo, n, _) = layers.counts();
                     (lo as u64, n.to_vec())
                 }

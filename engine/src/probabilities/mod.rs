@@ -211,7 +211,9 @@ pub struct Probabilities {
     error_bound: f64,
     /// Kept for [`Probabilities::layouts`].
     system: Option<System>,
-    plans: Vec<Plan>,
+    /// The first `plans` plans are the current components'.
+    plan_pool: Vec<Plan>,
+    plans: usize,
     known_counts: Vec<Option<(u32, Vec<u64>)>>,
     mode: Option<Mode>,
     interior: u64,
@@ -219,6 +221,8 @@ pub struct Probabilities {
     /// Buffers.
     plan_scratch: PlanScratch,
     keys: KeyScratch,
+    layers_f64: Vec<Layers<f64>>,
+    layers_wide: Vec<Layers<Wide>>,
     back_f64: BackScratch<f64>,
     back_wide: BackScratch<Wide>,
     groups_f64: Vec<GroupWeights<f64>>,
@@ -284,17 +288,21 @@ impl Probabilities {
         let system = System::build(board).map_err(ProbabilityError::Contradiction)?;
         let components = system.components();
         self.plan_scratch.prepare(&system);
-        self.plans.clear();
-        for component in &components {
-            self.plans
-                .push(Plan::build(&system, component, &mut self.plan_scratch));
+        // Plans (and below, layers) keep their buffers from call to call.
+        if self.plan_pool.len() < components.len() {
+            self.plan_pool.resize_with(components.len(), Plan::default);
         }
+        self.plans = components.len();
+        for (plan, component) in self.plan_pool.iter_mut().zip(&components) {
+            plan.rebuild(&system, component, &mut self.plan_scratch);
+        }
+        let plans = &self.plan_pool[..self.plans];
         self.interior = system.interior().len() as u64;
         let fits_f64 = match mode {
             Mode::Total { .. } => self.closed.len() as f64 <= F64_RANGE_BITS,
             Mode::Density(d) => {
                 let bits = 1.0 + (d / (1.0 - d)).log2().abs();
-                self.plans
+                plans
                     .iter()
                     .all(|p| p.cells() as f64 * bits <= F64_RANGE_BITS)
             }
@@ -308,13 +316,13 @@ impl Probabilities {
         let mut done = false;
         if fits_f64 && !wide_only {
             run::<f64>(
-                board,
                 &system,
-                &self.plans,
+                plans,
                 mode,
                 self.interior,
                 budget,
                 &mut self.keys,
+                &mut self.layers_f64,
                 &mut self.back_f64,
                 &mut self.groups_f64,
                 &mut out,
@@ -325,13 +333,13 @@ impl Probabilities {
         if !done {
             out.error_bound = 0.0;
             run::<Wide>(
-                board,
                 &system,
-                &self.plans,
+                plans,
                 mode,
                 self.interior,
                 budget,
                 &mut self.keys,
+                &mut self.layers_wide,
                 &mut self.back_wide,
                 &mut self.groups_wide,
                 &mut out,
@@ -414,7 +422,7 @@ impl Probabilities {
         };
         exact::layouts(
             system,
-            &self.plans,
+            &self.plan_pool[..self.plans],
             &self.known_counts,
             mode,
             self.interior,
@@ -447,24 +455,27 @@ fn failure(f: Failure, board: &Board) -> ProbabilityError {
 /// One full computation in number type `T`.
 #[allow(clippy::too_many_arguments)]
 fn run<T: Num>(
-    _board: &Board,
     system: &System,
     plans: &[Plan],
     mode: Mode,
     interior: u64,
     budget: &Budget,
     keys: &mut KeyScratch,
+    layer_pool: &mut Vec<Layers<T>>,
     back: &mut BackScratch<T>,
     groups: &mut Vec<GroupWeights<T>>,
     out: &mut Output<'_>,
 ) -> Result<(), Failure> {
-    let mut layers: Vec<Layers<T>> = Vec::with_capacity(plans.len());
-    let mut held = 0;
-    for plan in plans {
-        let l = forward::<T>(plan, system, keys, budget, held)?;
-        held += l.bytes();
-        layers.push(l);
+    if layer_pool.len() < plans.len() {
+        layer_pool.resize_with(plans.len(), Layers::default);
     }
+    let layers = &mut layer_pool[..plans.len()];
+    let mut held = 0;
+    for (plan, l) in plans.iter().zip(layers.iter_mut()) {
+        forward::<T>(plan, system, keys, budget, held, l)?;
+        held += l.bytes();
+    }
+    let layers = &*layers;
     out.known_counts.clear();
     out.known_counts.extend(layers.iter().map(|l| {
         let (lo, counts, err) = l.counts();
