@@ -261,6 +261,12 @@ impl Plan {
 }
 
 /// The forward programme's layers, kept for the backward pass.
+///
+/// The transitions of every layer are kept; the values only of every
+/// `stride`-th layer (and the last): the backward pass recomputes the
+/// others a segment at a time from the layer kept before them (no state
+/// lookups, just the sums again). On long components this divides the
+/// memory by about `stride` for one more forward pass over the values.
 #[derive(Clone, Debug)]
 pub(crate) struct Layers<T> {
     /// Layer `i` holds states `state_start[i]..state_start[i + 1]`.
@@ -268,10 +274,15 @@ pub(crate) struct Layers<T> {
     /// Layer `i`'s prefix mine counts are `lo[i]..lo[i] + width[i]`.
     lo: Vec<u32>,
     width: Vec<u32>,
-    /// Layer `i`'s values start at `value_start[i]`: state by state,
-    /// `width[i]` values each.
+    /// Where a kept layer's values start in `values` (state by state,
+    /// `width[i]` values each); `usize::MAX` for the others.
     value_start: Vec<usize>,
     values: Vec<T>,
+    /// Layers `0, stride, 2·stride, …` and the last keep their values.
+    stride: usize,
+    /// The layer being built from, when it is not kept, and the next.
+    rolling: Vec<T>,
+    next: Vec<T>,
     /// Layer `i`'s successors start at `succ_start[i]`: per state, the
     /// successor (index in layer `i + 1`) for `0..=g` mines, or `NONE`.
     succ_start: Vec<usize>,
@@ -288,6 +299,9 @@ impl<T> Default for Layers<T> {
             width: Vec::new(),
             value_start: Vec::new(),
             values: Vec::new(),
+            stride: 1,
+            rolling: Vec::new(),
+            next: Vec::new(),
             succ_start: Vec::new(),
             succ: Vec::new(),
             err: Vec::new(),
@@ -295,10 +309,13 @@ impl<T> Default for Layers<T> {
     }
 }
 
+/// Components of more groups than this keep only some layers' values.
+const KEEP_EVERY_LAYER_UP_TO: usize = 256;
+
 impl<T: Count> Layers<T> {
     /// Empty but for layer 0 (one state, nothing decided, count 1); keeps
     /// the buffers.
-    fn reset(&mut self) {
+    fn reset(&mut self, groups: usize, stride: Option<usize>) {
         self.state_start.clear();
         self.state_start.extend([0, 1]);
         self.lo.clear();
@@ -309,6 +326,11 @@ impl<T: Count> Layers<T> {
         self.value_start.push(0);
         self.values.clear();
         self.values.push(T::one());
+        self.stride = stride.unwrap_or(if groups <= KEEP_EVERY_LAYER_UP_TO {
+            1
+        } else {
+            (groups as f64).sqrt().ceil() as usize
+        });
         self.succ_start.clear();
         self.succ.clear();
         self.err.clear();
@@ -323,23 +345,77 @@ impl<T: Count> Layers<T> {
         (self.state_start[i + 1] - self.state_start[i]) as usize
     }
 
-    fn row(&self, i: usize, s: usize) -> &[T] {
-        let w = self.width[i] as usize;
-        let start = self.value_start[i] + s * w;
-        &self.values[start..start + w]
+    fn kept(&self, i: usize) -> bool {
+        self.value_start[i] != usize::MAX
+    }
+
+    /// The values of kept layer `i`.
+    fn kept_values(&self, i: usize) -> &[T] {
+        let start = self.value_start[i];
+        &self.values[start..start + self.states(i) * self.width[i] as usize]
     }
 
     /// The component's layout counts by mine count: `(lo, N(lo..))`, and
     /// the bound on `Σ |δ|` of each.
     pub fn counts(&self) -> (u32, &[T], f64) {
         let last = self.layers() - 1;
-        (self.lo[last], self.row(last, 0), self.err[last])
+        (self.lo[last], self.kept_values(last), self.err[last])
     }
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        self.values.len() * std::mem::size_of::<T>() + self.succ.len() * 4
+        (self.values.len() + self.rolling.len() + self.next.len()) * std::mem::size_of::<T>()
+            + self.succ.len() * 4
     }
+
+    /// Layer `step + 1`'s values from layer `step`'s (`src`), into `dst`
+    /// (resized and zeroed): every transition adds its binomial times the
+    /// source row, shifted by its mines.
+    fn accumulate(&self, step: usize, g: usize, src: &[T], dst: &mut Vec<T>) {
+        let (width, lo) = (self.width[step] as usize, self.lo[step] as usize);
+        let (next_width, next_lo) = (self.width[step + 1] as usize, self.lo[step + 1] as usize);
+        let len = self.states(step);
+        dst.clear();
+        dst.resize(self.states(step + 1) * next_width, T::zero());
+        let succ = &self.succ[self.succ_start[step]..];
+        for s in 0..len {
+            let row = &src[s * width..(s + 1) * width];
+            for j in 0..=g {
+                let t = succ[s * (g + 1) + j];
+                if t == NONE {
+                    continue;
+                }
+                let c = BINOMIAL[g][j];
+                let (from, to, at) = landing(lo, width, j, next_lo, next_width);
+                let at = t as usize * next_width + at;
+                for (d, x) in dst[at..at + to - from].iter_mut().zip(&row[from..to]) {
+                    d.add_scaled(x, c);
+                }
+            }
+        }
+    }
+}
+
+/// Which columns of a row of layer `i` (prefix counts `lo..lo + width`)
+/// land inside layer `i + 1`'s range (`next_lo..next_lo + next_width`)
+/// when the group takes `j` mines: `(from, to, at)`, columns `from..to`
+/// going to `at..`. A layer's range is trimmed to the counts some state
+/// holds, so a column that falls outside holds zero (a nonzero value times
+/// a positive binomial would have landed inside).
+#[inline]
+fn landing(
+    lo: usize,
+    width: usize,
+    j: usize,
+    next_lo: usize,
+    next_width: usize,
+) -> (usize, usize, usize) {
+    let shift = (lo + j) as isize - next_lo as isize; // column a lands on a + shift
+    let from = (-shift).max(0) as usize;
+    let to = (width as isize)
+        .min(next_width as isize - shift)
+        .max(from as isize) as usize;
+    (from, to, (from as isize + shift) as usize)
 }
 
 /// Why a programme stopped.
@@ -405,8 +481,23 @@ pub(crate) fn forward<T: Count>(
     held: usize,
     layers: &mut Layers<T>,
 ) -> Result<(), Failure> {
+    forward_keeping(plan, system, scratch, budget, held, layers, None)
+}
+
+/// [`forward`] keeping the values of every `stride`-th layer (`None`: the
+/// default for the component's length).
+fn forward_keeping<T: Count>(
+    plan: &Plan,
+    system: &System,
+    scratch: &mut KeyScratch,
+    budget: &Budget,
+    held: usize,
+    layers: &mut Layers<T>,
+    stride: Option<usize>,
+) -> Result<(), Failure> {
     let groups = plan.groups();
-    layers.reset();
+    layers.reset(groups, stride);
+    let mut exact = true;
     scratch.keys.clear();
     let mut key_width = 0usize;
     for step in 0..groups {
@@ -490,36 +581,45 @@ pub(crate) fn forward<T: Count>(
             held + layers.bytes() + next_values * std::mem::size_of::<T>(),
             || describe(plan, system),
         )?;
-        let value_base = layers.value_start[step];
-        let next_value_base = layers.values.len();
-        layers
-            .values
-            .resize(next_value_base + next_values, T::zero());
-        let (head, tail) = layers.values.split_at_mut(next_value_base);
-        let succ = &layers.succ[layers.succ_start[step]..];
-        for s in 0..len {
-            let src = &head[value_base + s * width..value_base + (s + 1) * width];
-            for j in 0..=g {
-                let t = succ[s * (g + 1) + j];
-                if t == NONE {
-                    continue;
-                }
-                let c = BINOMIAL[g][j];
-                let at = t as usize * next_width + lo + j - next_lo;
-                for (d, x) in tail[at..at + width].iter_mut().zip(src) {
-                    d.add_scaled(x, c);
+        layers.lo.push(next_lo as u32);
+        layers.width.push(next_width as u32);
+        layers.state_start.push((base + len + next_len) as u32);
+        // The values of the layer built from: kept, or the rolling buffer.
+        let mut next = std::mem::take(&mut layers.next);
+        if layers.kept(step) {
+            layers.accumulate(step, g, layers.kept_values(step), &mut next);
+        } else {
+            layers.accumulate(step, g, &layers.rolling, &mut next);
+        }
+        // Trim the layer to the counts some state holds.
+        let (first, last) = nonzero_columns(&next, next_len, next_width);
+        if first > 0 || last + 1 < next_width {
+            let trimmed = last + 1 - first;
+            // Moving each value down (sources lie above their targets, and
+            // no later source below an earlier one).
+            for s in 0..next_len {
+                for k in 0..trimmed {
+                    next.swap(s * trimmed + k, s * next_width + first + k);
                 }
             }
+            next.truncate(next_len * trimmed);
+            layers.lo[step + 1] += first as u32;
+            layers.width[step + 1] = trimmed as u32;
         }
+        exact &= T::known_exact(&next);
+        if (step + 1) % layers.stride == 0 || step + 1 == groups {
+            layers.value_start.push(layers.values.len());
+            layers.values.extend_from_slice(&next);
+        } else {
+            layers.value_start.push(usize::MAX);
+        }
+        // The new layer is the next one's source.
+        layers.next = std::mem::replace(&mut layers.rolling, next);
         // An entry's terms: one product each, then at most one addition per
         // incoming transition after it.
         let most_in = *indegree.iter().max().unwrap() as f64;
         let err = layers.err[step] + T::UNIT * (1.0 + most_in);
         layers.err.push(err);
-        layers.lo.push(next_lo as u32);
-        layers.width.push(next_width as u32);
-        layers.value_start.push(next_value_base);
-        layers.state_start.push((base + len + next_len) as u32);
         std::mem::swap(keys, next_keys);
         key_width = next_key_width;
         scratch.tick((len * (g + 1) + next_values) as u64, budget, || {
@@ -527,10 +627,27 @@ pub(crate) fn forward<T: Count>(
         })?;
     }
     layers.succ_start.push(layers.succ.len());
-    if T::known_exact(&layers.values) {
+    if exact {
         layers.err.iter_mut().for_each(|e| *e = 0.0);
     }
     Ok(())
+}
+
+/// The first and last column holding a nonzero value in any of `rows`
+/// rows of `width` (every layer holds one: its states are reached).
+fn nonzero_columns<T: Count>(values: &[T], rows: usize, width: usize) -> (usize, usize) {
+    let (mut first, mut last) = (width, 0);
+    for s in 0..rows {
+        let row = &values[s * width..(s + 1) * width];
+        if let Some(f) = row[..first].iter().position(|x| !x.is_zero()) {
+            first = f;
+        }
+        if let Some(l) = row[last..].iter().rposition(|x| !x.is_zero()) {
+            last = last.max(last + l);
+        }
+    }
+    debug_assert!(first <= last, "a layer holds a count");
+    (first.min(last), last)
 }
 
 /// A group's weights from the backward pass: a cell of the group is a mine
@@ -546,6 +663,13 @@ pub(crate) struct GroupWeights<T> {
 pub(crate) struct BackScratch<T> {
     here: Vec<T>,
     later: Vec<T>,
+    /// Recomputed forward values of the layers of the current segment
+    /// (those not kept), layer `i` at `segment_at[i − segment_first]`.
+    segment: Vec<T>,
+    segment_at: Vec<usize>,
+    segment_first: usize,
+    previous: Vec<T>,
+    next: Vec<T>,
 }
 
 impl<T> Default for BackScratch<T> {
@@ -553,6 +677,29 @@ impl<T> Default for BackScratch<T> {
         BackScratch {
             here: Vec::new(),
             later: Vec::new(),
+            segment: Vec::new(),
+            segment_at: Vec::new(),
+            segment_first: usize::MAX,
+            previous: Vec::new(),
+            next: Vec::new(),
+        }
+    }
+}
+
+impl<T: Count> BackScratch<T> {
+    /// Recomputes the forward values of layers `first + 1 ..= last` from
+    /// kept layer `first`.
+    fn replay(&mut self, plan: &Plan, layers: &Layers<T>, first: usize, last: usize) {
+        self.segment.clear();
+        self.segment_at.clear();
+        self.segment_first = first + 1;
+        self.previous.clear();
+        self.previous.extend_from_slice(layers.kept_values(first));
+        for l in first..last {
+            layers.accumulate(l, plan.size(l), &self.previous, &mut self.next);
+            self.segment_at.push(self.segment.len());
+            self.segment.extend_from_slice(&self.next);
+            std::mem::swap(&mut self.previous, &mut self.next);
         }
     }
 }
@@ -588,7 +735,17 @@ pub(crate) fn backward<T: Num>(
     scratch.later.clear();
     scratch.later.extend_from_slice(omega);
     let mut later_err = omega_err;
+    scratch.segment_first = usize::MAX;
     for i in (0..groups).rev() {
+        if !layers.kept(i)
+            && (scratch.segment_first == usize::MAX
+                || i < scratch.segment_first
+                || i >= scratch.segment_first + scratch.segment_at.len())
+        {
+            // Going down, the first layer met of a segment is its last.
+            let first = i - i % layers.stride;
+            scratch.replay(plan, layers, first, i);
+        }
         let g = plan.size(i);
         let len = layers.states(i);
         let width = layers.width[i] as usize;
@@ -600,8 +757,14 @@ pub(crate) fn backward<T: Num>(
         scratch.here.resize(len * width, T::zero());
         let (mut mine, mut safe) = (T::zero(), T::zero());
         let mut terms = 0usize;
+        let values: &[T] = if layers.kept(i) {
+            layers.kept_values(i)
+        } else {
+            let at = scratch.segment_at[i - scratch.segment_first];
+            &scratch.segment[at..at + len * width]
+        };
         for s in 0..len {
-            let f = layers.row(i, s);
+            let f = &values[s * width..(s + 1) * width];
             let here = &mut scratch.here[s * width..(s + 1) * width];
             for j in 0..=g {
                 let t = succ[s * (g + 1) + j];
@@ -609,10 +772,13 @@ pub(crate) fn backward<T: Num>(
                     continue;
                 }
                 let c = BINOMIAL[g][j];
-                let at = t as usize * later_width + lo + j - later_lo;
-                let b = &scratch.later[at..at + width];
+                // Completions of counts beyond the later layer's range are
+                // never needed (no prefix reaches them): left at zero.
+                let (from, to, at) = landing(lo, width, j, later_lo, later_width);
+                let at = t as usize * later_width + at;
+                let b = &scratch.later[at..at + to - from];
                 let mut dot = T::zero();
-                for ((h, x), y) in here.iter_mut().zip(b).zip(f) {
+                for ((h, x), y) in here[from..to].iter_mut().zip(b).zip(&f[from..to]) {
                     h.add_scaled(x, c);
                     dot = dot.add(y.mul(*x));
                 }
@@ -643,6 +809,88 @@ pub(crate) fn backward<T: Num>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Board, Cell};
+    use crate::grid::Grid;
+
+    /// A long chain: three rows of `w`, the middle one revealed (numbers
+    /// from a pseudo-random layout of the outer rows).
+    fn chain(w: usize, seed: u64) -> Board {
+        let grid = Grid::new(3, w);
+        let mut s = seed;
+        let mines: Vec<bool> = (0..3 * w)
+            .map(|i| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                i / w != 1 && s % 5 < 2
+            })
+            .collect();
+        let mut cells = vec![Cell::Unknown; 3 * w];
+        for c in 0..w {
+            let i = (w + c) as u32;
+            let n = grid
+                .neighbours(i)
+                .iter()
+                .filter(|&&x| mines[x as usize])
+                .count();
+            cells[w + c] = Cell::Revealed(n as u8);
+        }
+        Board::new(grid, cells, None)
+    }
+
+    #[test]
+    fn keeping_some_layers_gives_the_same_bits_as_keeping_all() {
+        let board = chain(300, 0x5eed);
+        let system = System::build(&board).unwrap();
+        let components = system.components();
+        assert_eq!(components.len(), 1);
+        let mut plan_scratch = PlanScratch::default();
+        plan_scratch.prepare(&system);
+        let mut plan = Plan::default();
+        plan.rebuild(&system, &components[0], &mut plan_scratch);
+        assert!(plan.groups() > KEEP_EVERY_LAYER_UP_TO);
+        let budget = Budget::unlimited();
+        let mut keys = KeyScratch::default();
+        let weights = |stride: usize, keys: &mut KeyScratch| {
+            let mut layers = Layers::<f64>::default();
+            forward_keeping(&plan, &system, keys, &budget, 0, &mut layers, Some(stride))
+                .ok()
+                .unwrap();
+            let (lo, counts, _) = layers.counts();
+            // Weights growing with the count, to exercise them.
+            let omega: Vec<f64> = (0..counts.len())
+                .map(|k| 1.0 + (lo as usize + k) as f64 / 7.0)
+                .collect();
+            let mut out = Vec::new();
+            backward(
+                &plan,
+                &system,
+                &layers,
+                &omega,
+                0.0,
+                &mut BackScratch::default(),
+                keys,
+                &budget,
+                &mut out,
+            )
+            .unwrap();
+            (
+                layers.values.len(),
+                out.iter()
+                    .map(|w| (w.mine.to_bits(), w.safe.to_bits()))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let (all_kept, every) = weights(1, &mut keys);
+        for stride in [2, 7, 40] {
+            let (kept, some) = weights(stride, &mut keys);
+            assert_eq!(every, some, "stride {stride}");
+            assert!(
+                kept * stride <= 2 * all_kept,
+                "stride {stride}: {kept} of {all_kept} values kept"
+            );
+        }
+    }
 
     #[test]
     fn binomials_are_pascal_s_triangle() {

@@ -120,7 +120,7 @@ use crate::constraints::System;
 use component::{backward, forward, BackScratch, Failure, GroupWeights, KeyScratch, Layers};
 use component::{Plan, PlanScratch};
 use num_bigint::BigUint;
-use number::{Num, Wide, U64};
+use number::{Count, Num, Wide, U64};
 use outer::{combine, Counts};
 use std::fmt;
 
@@ -174,6 +174,9 @@ pub enum Precision {
     F64,
     /// Double-double with a 64-bit exponent ([`number::Wide`]).
     DoubleDouble,
+    /// The outer programme in double-double, each component in `f64` when
+    /// its values stay in range, in double-double when not.
+    Mixed,
 }
 
 /// How layouts are weighed.
@@ -220,13 +223,7 @@ pub struct Probabilities {
     precision: Option<Precision>,
     /// Buffers.
     plan_scratch: PlanScratch,
-    keys: KeyScratch,
-    layers_f64: Vec<Layers<f64>>,
-    layers_wide: Vec<Layers<Wide>>,
-    back_f64: BackScratch<f64>,
-    back_wide: BackScratch<Wide>,
-    groups_f64: Vec<GroupWeights<f64>>,
-    groups_wide: Vec<GroupWeights<Wide>>,
+    work: Work,
 }
 
 /// What one run writes.
@@ -298,62 +295,49 @@ impl Probabilities {
         }
         let plans = &self.plan_pool[..self.plans];
         self.interior = system.interior().len() as u64;
-        let fits_f64 = match mode {
-            Mode::Total { .. } => self.closed.len() as f64 <= F64_RANGE_BITS,
-            Mode::Density(d) => {
-                let bits = 1.0 + (d / (1.0 - d)).log2().abs();
-                plans
-                    .iter()
-                    .all(|p| p.cells() as f64 * bits <= F64_RANGE_BITS)
-            }
-        };
         let mut out = Output {
             per_cell: &mut self.per_cell,
             error_bound: 0.0,
             log2_layouts: 0.0,
             known_counts: &mut self.known_counts,
         };
+        let closed = self.closed.len();
+        let mut precision = Precision::DoubleDouble;
         let mut done = false;
-        if fits_f64 && !wide_only {
-            run::<f64>(
+        if !wide_only {
+            precision = run(
                 &system,
                 plans,
                 mode,
                 self.interior,
+                closed,
                 budget,
-                &mut self.keys,
-                &mut self.layers_f64,
-                &mut self.back_f64,
-                &mut self.groups_f64,
+                &mut self.work,
                 &mut out,
+                false,
             )
             .map_err(|f| failure(f, board))?;
             done = out.error_bound <= accuracy;
         }
         if !done {
             out.error_bound = 0.0;
-            run::<Wide>(
+            precision = run(
                 &system,
                 plans,
                 mode,
                 self.interior,
+                closed,
                 budget,
-                &mut self.keys,
-                &mut self.layers_wide,
-                &mut self.back_wide,
-                &mut self.groups_wide,
+                &mut self.work,
                 &mut out,
+                true,
             )
             .map_err(|f| failure(f, board))?;
             if out.error_bound > accuracy {
                 return Err(ProbabilityError::Inaccurate(out.error_bound));
             }
         }
-        self.precision = Some(if done {
-            Precision::F64
-        } else {
-            Precision::DoubleDouble
-        });
+        self.precision = Some(precision);
         self.error_bound = out.error_bound;
         self.log10_layouts = out.log2_layouts * std::f64::consts::LOG10_2;
         self.system = Some(system);
@@ -426,7 +410,7 @@ impl Probabilities {
             &self.known_counts,
             mode,
             self.interior,
-            &mut self.keys,
+            &mut self.work.keys,
             budget,
         )
         .map_err(ProbabilityError::OverBudget)
@@ -452,108 +436,315 @@ fn failure(f: Failure, board: &Board) -> ProbabilityError {
     }
 }
 
-/// One full computation in number type `T`.
+/// Buffers of the programmes, per number type, reused between calls.
+#[derive(Default)]
+struct Work {
+    keys: KeyScratch,
+    layers_f64: Vec<Layers<f64>>,
+    layers_wide: Vec<Layers<Wide>>,
+    back_f64: BackScratch<f64>,
+    back_wide: BackScratch<Wide>,
+    groups_f64: Vec<GroupWeights<f64>>,
+    groups_wide: Vec<GroupWeights<Wide>>,
+}
+
+/// The number type of one component's programmes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    F64,
+    Wide,
+}
+
+/// A component's counts from its forward pass, in its own type.
+fn forward_counts(work: &Work, c: usize, kind: Kind) -> (u32, Vec<Wide>, f64) {
+    match kind {
+        Kind::F64 => {
+            let (lo, n, err) = work.layers_f64[c].counts();
+            (lo, n.iter().map(|&x| Wide::from_f64(x)).collect(), err)
+        }
+        Kind::Wide => {
+            let (lo, n, err) = work.layers_wide[c].counts();
+            (lo, n.to_vec(), err)
+        }
+    }
+}
+
+/// One full computation (see the module doc, "Accuracy"): everything in
+/// `f64` for a small position with its total; otherwise the outer
+/// programme in `Wide` and each component in `f64` when its values cannot
+/// leave the range, in `Wide` if not (`all_wide`: every component in
+/// `Wide`). Returns the precision used.
 #[allow(clippy::too_many_arguments)]
-fn run<T: Num>(
+fn run(
     system: &System,
     plans: &[Plan],
     mode: Mode,
     interior: u64,
+    closed: usize,
     budget: &Budget,
-    keys: &mut KeyScratch,
-    layer_pool: &mut Vec<Layers<T>>,
-    back: &mut BackScratch<T>,
-    groups: &mut Vec<GroupWeights<T>>,
+    work: &mut Work,
     out: &mut Output<'_>,
-) -> Result<(), Failure> {
-    if layer_pool.len() < plans.len() {
-        layer_pool.resize_with(plans.len(), Layers::default);
-    }
-    let layers = &mut layer_pool[..plans.len()];
-    let mut held = 0;
-    for (plan, l) in plans.iter().zip(layers.iter_mut()) {
-        forward::<T>(plan, system, keys, budget, held, l)?;
-        held += l.bytes();
-    }
-    let layers = &*layers;
-    out.known_counts.clear();
-    out.known_counts.extend(layers.iter().map(|l| {
-        let (lo, counts, err) = l.counts();
-        if err != 0.0 {
-            return None;
+    all_wide: bool,
+) -> Result<Precision, Failure> {
+    if let Mode::Total { remaining } = mode {
+        if !all_wide && closed as f64 <= F64_RANGE_BITS {
+            run_total_f64(system, plans, remaining, interior, budget, work, out)?;
+            return Ok(Precision::F64);
         }
-        let ints: Option<Vec<u64>> = counts.iter().map(|x| x.exact_u64()).collect();
-        ints.map(|v| (lo, v))
-    }));
-    let mut bound = 0.0f64;
-    match mode {
+    }
+    let kinds: Vec<Kind> = plans
+        .iter()
+        .map(|p| {
+            let bits = match mode {
+                Mode::Total { .. } => p.cells() as f64 + F64_WEIGHT_MARGIN_BITS,
+                Mode::Density(d) => p.cells() as f64 * (1.0 + (d / (1.0 - d)).log2().abs()),
+            };
+            if all_wide || bits > F64_RANGE_BITS {
+                Kind::Wide
+            } else {
+                Kind::F64
+            }
+        })
+        .collect();
+    if work.layers_f64.len() < plans.len() {
+        work.layers_f64.resize_with(plans.len(), Layers::default);
+    }
+    if work.layers_wide.len() < plans.len() {
+        work.layers_wide.resize_with(plans.len(), Layers::default);
+    }
+    let mut held = 0;
+    for (c, plan) in plans.iter().enumerate() {
+        held += match kinds[c] {
+            Kind::F64 => {
+                let l = &mut work.layers_f64[c];
+                forward(plan, system, &mut work.keys, budget, held, l)?;
+                l.bytes()
+            }
+            Kind::Wide => {
+                let l = &mut work.layers_wide[c];
+                forward(plan, system, &mut work.keys, budget, held, l)?;
+                l.bytes()
+            }
+        };
+    }
+    out.known_counts.clear();
+    for (c, &kind) in kinds.iter().enumerate() {
+        out.known_counts.push(match kind {
+            Kind::F64 => exact_counts(&work.layers_f64[c]),
+            Kind::Wide => None,
+        });
+    }
+    let counts: Vec<(u32, Vec<Wide>, f64)> = (0..plans.len())
+        .map(|c| forward_counts(work, c, kinds[c]))
+        .collect();
+    // Each component's outside weights, in `Wide`.
+    let (omegas, omega_errs): (Vec<Vec<Wide>>, Vec<f64>) = match mode {
         Mode::Total { remaining } => {
-            let counts: Vec<Counts<'_, T>> = layers
+            let views: Vec<Counts<'_, Wide>> = counts
                 .iter()
-                .map(|l| {
-                    let (lo, counts, err) = l.counts();
-                    Counts { lo, counts, err }
+                .map(|(lo, n, err)| Counts {
+                    lo: *lo,
+                    counts: n,
+                    err: *err,
                 })
                 .collect();
-            let combined = combine(&counts, remaining, interior, budget, keys)?;
-            for (c, plan) in plans.iter().enumerate() {
-                backward(
-                    plan,
-                    system,
-                    &layers[c],
-                    &combined.omega[c],
-                    combined.omega_err[c],
-                    back,
-                    keys,
-                    budget,
-                    groups,
-                )?;
-                bound = bound.max(set_groups(plan, system, groups, out.per_cell));
-            }
-            if let Some(w) = combined.interior {
-                let (p, b) = probability(&w);
-                bound = bound.max(b);
+            let combined = combine(&views, remaining, interior, budget, &mut work.keys)?;
+            if let Some(w) = &combined.interior {
+                let (p, b) = probability(w);
+                out.error_bound = out.error_bound.max(b);
                 for &cell in system.interior() {
                     out.per_cell[cell as usize] = p;
                 }
             }
             out.log2_layouts = combined.log2_layouts;
+            (combined.omega, combined.omega_err)
         }
         Mode::Density(d) => {
-            // λ = D/(1 − D) or its inverse, whichever is at most 1, with two
-            // roundings; weights λ^r with one more per power.
-            let lambda = d / (1.0 - d);
-            let falling = lambda <= 1.0;
-            let step = T::from_f64(if falling { lambda } else { 1.0 / lambda });
-            let step_err = if falling { 2.0 } else { 3.0 } * U64;
             let mut log2_layouts = interior as f64;
-            let mut omega: Vec<T> = Vec::new();
-            for (c, plan) in plans.iter().enumerate() {
-                let (_, counts, _) = layers[c].counts();
-                let len = counts.len();
-                omega.clear();
-                omega.resize(len, T::zero());
-                let mut w = T::one();
-                for k in 0..len {
-                    // Falling: ω(lo + k) = λ^k; rising: ω(lo + k) = λ^-(len − 1 − k).
-                    let at = if falling { k } else { len - 1 - k };
-                    omega[at] = w;
-                    w = w.mul(step);
-                }
-                let omega_err = (step_err + T::UNIT) * len as f64;
-                backward(
-                    plan, system, &layers[c], &omega, omega_err, back, keys, budget, groups,
-                )?;
-                bound = bound.max(set_groups(plan, system, groups, out.per_cell));
-                let total = counts.iter().fold(T::zero(), |a, &x| a.add(x));
-                log2_layouts += total.log2();
-            }
+            let weights = counts
+                .iter()
+                .map(|(_, n, err)| {
+                    let total = n.iter().fold(Wide::ZERO, |a, &x| a.add(x));
+                    log2_layouts += total.log2();
+                    let _ = err;
+                    density_weights::<Wide>(d, n.len())
+                })
+                .unzip();
             for &cell in system.interior() {
                 out.per_cell[cell as usize] = d;
             }
             out.log2_layouts = log2_layouts;
+            weights
+        }
+    };
+    for (c, plan) in plans.iter().enumerate() {
+        let bound = match kinds[c] {
+            Kind::Wide => {
+                backward(
+                    plan,
+                    system,
+                    &work.layers_wide[c],
+                    &omegas[c],
+                    omega_errs[c],
+                    &mut work.back_wide,
+                    &mut work.keys,
+                    budget,
+                    &mut work.groups_wide,
+                )?;
+                set_groups(plan, system, &work.groups_wide, out.per_cell)
+            }
+            Kind::F64 => {
+                // The weights scaled to at most 1 and rounded to f64; a
+                // positive weight below the normal range is raised to
+                // 2^-1022 so that zero stays "no layout" (see "Accuracy").
+                let (omega, err) = to_f64_weights(&omegas[c], omega_errs[c]);
+                backward(
+                    plan,
+                    system,
+                    &work.layers_f64[c],
+                    &omega,
+                    err,
+                    &mut work.back_f64,
+                    &mut work.keys,
+                    budget,
+                    &mut work.groups_f64,
+                )?;
+                set_groups(plan, system, &work.groups_f64, out.per_cell)
+                    + raised_weight_error(plan.cells())
+            }
+        };
+        out.error_bound = out.error_bound.max(bound);
+    }
+    out.error_bound += U64;
+    Ok(if kinds.iter().all(|&k| k == Kind::Wide) {
+        Precision::DoubleDouble
+    } else if kinds.iter().all(|&k| k == Kind::F64) && matches!(mode, Mode::Density(_)) {
+        Precision::F64
+    } else {
+        Precision::Mixed
+    })
+}
+
+/// The density weights of a component's counts `lo..lo + len`: `λ^k`
+/// relative to the largest, so all in `(0, 1]`: `λ^(k − lo)` when `λ ≤ 1`,
+/// `λ^-(lo + len − 1 − k)` when not; `λ = D/(1 − D)` takes two roundings
+/// (three for its inverse) and each power one more.
+fn density_weights<T: Num>(d: f64, len: usize) -> (Vec<T>, f64) {
+    let lambda = d / (1.0 - d);
+    let falling = lambda <= 1.0;
+    let step = T::from_f64(if falling { lambda } else { 1.0 / lambda });
+    let step_err = if falling { 2.0 } else { 3.0 } * U64;
+    let mut omega = vec![T::zero(); len];
+    let mut w = T::one();
+    for k in 0..len {
+        let at = if falling { k } else { len - 1 - k };
+        omega[at] = w;
+        w = w.mul(step);
+    }
+    (omega, (step_err + T::UNIT) * len as f64)
+}
+
+/// Margin kept below `F64_RANGE_BITS` for a component computed in `f64`
+/// under outside weights from `Wide`: its counts stay below `2^n`, its
+/// weights in `[2^-1022, 1]`, and raising a weight below `2^-1022` changes
+/// its probabilities by at most `2^(n − 1020)` (see `raised_weight_error`).
+const F64_WEIGHT_MARGIN_BITS: f64 = 100.0;
+
+/// `Wide` outside weights as `f64` relative to their largest (a power of
+/// two, exact), rounded once; positive ones below `2^-1022` raised to it.
+fn to_f64_weights(omega: &[Wide], err: f64) -> (Vec<f64>, f64) {
+    let top = omega
+        .iter()
+        .filter(|w| !w.is_zero())
+        .map(|w| w.log2().floor() as i64)
+        .max()
+        .unwrap_or(0);
+    let converted = omega
+        .iter()
+        .map(|&w| {
+            if w.is_zero() {
+                0.0
+            } else {
+                w.to_f64_scaled(top + 1).max(f64::MIN_POSITIVE)
+            }
+        })
+        .collect();
+    (converted, err + U64)
+}
+
+/// The most raising weights below `2^-1022` to `2^-1022` can move a
+/// probability of a component of `n` cells: the mine and safe weights
+/// change by at most `2^-1022 · 2^n` each (at most `2^n` layouts), while
+/// their sum is at least the largest weight, `≥ 1/2`.
+fn raised_weight_error(n: usize) -> f64 {
+    (2.0f64).powi(n as i32 - 1020)
+}
+
+/// A component's counts as integers when the forward pass held them
+/// exactly.
+fn exact_counts(layers: &Layers<f64>) -> Option<(u32, Vec<u64>)> {
+    let (lo, counts, err) = layers.counts();
+    if err != 0.0 {
+        return None;
+    }
+    let ints: Option<Vec<u64>> = counts.iter().map(|x| x.exact_u64()).collect();
+    ints.map(|v| (lo, v))
+}
+
+/// Everything in `f64`: a position with its total and at most 1000 closed
+/// cells, where no value can leave `[1, 2^1000]` (see "Accuracy").
+fn run_total_f64(
+    system: &System,
+    plans: &[Plan],
+    remaining: u64,
+    interior: u64,
+    budget: &Budget,
+    work: &mut Work,
+    out: &mut Output<'_>,
+) -> Result<(), Failure> {
+    if work.layers_f64.len() < plans.len() {
+        work.layers_f64.resize_with(plans.len(), Layers::default);
+    }
+    let layers = &mut work.layers_f64[..plans.len()];
+    let mut held = 0;
+    for (plan, l) in plans.iter().zip(layers.iter_mut()) {
+        forward(plan, system, &mut work.keys, budget, held, l)?;
+        held += l.bytes();
+    }
+    let layers = &work.layers_f64[..plans.len()];
+    out.known_counts.clear();
+    out.known_counts.extend(layers.iter().map(exact_counts));
+    let counts: Vec<Counts<'_, f64>> = layers
+        .iter()
+        .map(|l| {
+            let (lo, counts, err) = l.counts();
+            Counts { lo, counts, err }
+        })
+        .collect();
+    let combined = combine(&counts, remaining, interior, budget, &mut work.keys)?;
+    let mut bound = 0.0f64;
+    for (c, plan) in plans.iter().enumerate() {
+        backward(
+            plan,
+            system,
+            &layers[c],
+            &combined.omega[c],
+            combined.omega_err[c],
+            &mut work.back_f64,
+            &mut work.keys,
+            budget,
+            &mut work.groups_f64,
+        )?;
+        bound = bound.max(set_groups(plan, system, &work.groups_f64, out.per_cell));
+    }
+    if let Some(w) = combined.interior {
+        let (p, b) = probability(&w);
+        bound = bound.max(b);
+        for &cell in system.interior() {
+            out.per_cell[cell as usize] = p;
         }
     }
+    out.log2_layouts = combined.log2_layouts;
     out.error_bound = bound + U64;
     Ok(())
 }
@@ -728,7 +919,7 @@ mod tests {
         cells[0] = Cell::Revealed(1);
         let board = Board::new(grid, cells, Some(400));
         let p = compute(&board, None, ACCURACY, false);
-        assert_eq!(p.precision(), Some(Precision::DoubleDouble));
+        assert_eq!(p.precision(), Some(Precision::Mixed));
         for c in [1, 40, 41] {
             assert!((p.probability(c).unwrap() - 1.0 / 3.0).abs() <= 1e-15);
         }

@@ -58,6 +58,8 @@ pub(crate) trait Num: Count + Copy {
     fn div_small(self, c: u64) -> Self;
     /// `log2(self)`, approximately (within 1e-9); `-inf` for zero.
     fn log2(self) -> f64;
+    /// `self · 2^-shift` as an `f64`: one rounding if the result is normal.
+    fn to_f64_scaled(self, shift: i64) -> f64;
     /// `num / den` as an `f64`, for `0 ≤ num ≤ den`, `den > 0`: three
     /// roundings at most (`|δ| ≤ 3·2^-53`), and an absolute error below
     /// `2^-1074` if the quotient is below `2^-1022`.
@@ -122,6 +124,9 @@ impl Num for f64 {
     }
     fn ratio(num: f64, den: f64) -> f64 {
         num / den
+    }
+    fn to_f64_scaled(self, shift: i64) -> f64 {
+        scale_f64(self, -shift)
     }
 }
 
@@ -413,6 +418,13 @@ impl Num for Wide {
             return f64::NEG_INFINITY;
         }
         self.exp as f64 + (self.hi + self.lo).log2()
+    }
+
+    fn to_f64_scaled(self, shift: i64) -> f64 {
+        if self.hi == 0.0 {
+            return 0.0;
+        }
+        scale_f64(self.hi + self.lo, self.exp - shift)
     }
 
     fn ratio(num: Wide, den: Wide) -> f64 {
