@@ -552,3 +552,66 @@ proptest! {
         }
     }
 }
+
+/// A `h×w` board with `mines` mines and game-like clicks (a revealed 0
+/// opens its neighbours), seeded; the total is given.
+fn larger(seed: u64, h: usize, w: usize, mines: usize, clicks: usize) -> Board {
+    let grid = sapper_engine::Grid::new(h, w);
+    let n = grid.len();
+    let mut rng = hyp_boards::Rng::new(seed);
+    let mut mine = vec![false; n];
+    let mut placed = 0;
+    while placed < mines {
+        let i = rng.below(n);
+        if !mine[i] {
+            mine[i] = true;
+            placed += 1;
+        }
+    }
+    let mut cells = vec![Cell::Unknown; n];
+    for _ in 0..clicks {
+        let start = rng.below(n);
+        if mine[start] {
+            continue;
+        }
+        let mut stack = vec![start as u32];
+        while let Some(c) = stack.pop() {
+            if cells[c as usize] != Cell::Unknown {
+                continue;
+            }
+            let v = grid
+                .neighbours(c)
+                .iter()
+                .filter(|&&x| mine[x as usize])
+                .count() as u8;
+            cells[c as usize] = Cell::Revealed(v);
+            if v == 0 {
+                stack.extend(grid.neighbours(c).iter().copied());
+            }
+        }
+    }
+    Board::new(grid, cells, Some(mines as u32))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Over 1000 closed cells the outer programme runs in double-double
+    /// and the components in f64 (a different path from expert boards).
+    #[test]
+    fn probabilities_agree_with_backtracking_beyond_a_thousand_closed_cells(
+        seed in any::<u64>(), clicks in 5usize..40) {
+        let board = larger(seed, 40, 40, 300, clicks);
+        prop_assume!(board.unknown_count() > 1000);
+        let Some(expected) = backtracking(&board, 2_000_000) else {
+            return Ok(());
+        };
+        let mut p = Probabilities::new();
+        p.compute(&board, None, &Budget::unlimited()).unwrap();
+        prop_assert_eq!(p.precision(), Some(sapper_engine::probabilities::Precision::Mixed));
+        for (cell, want) in expected {
+            let got = p.probability(cell).unwrap();
+            prop_assert!((got - want).abs() <= ACCURACY, "cell {}: {} vs {}", cell, got, want);
+        }
+    }
+}

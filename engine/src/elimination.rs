@@ -58,8 +58,8 @@ pub(crate) fn choose_order(system: &System, component: &Component, ids: &Local<'
     best
 }
 
-/// A cheap order for the counting programme: breadth-first from a
-/// peripheral cell (the far end of a double breadth-first sweep) when its
+/// A cheap order for the counting programme: breadth-first from the
+/// component's first cell when its
 /// estimated work is at most `per_cell` per variable — then no order can
 /// save much — else [`choose_order`]. Most frontier components of real
 /// play are chains along an opening, which breadth-first order walks end to
@@ -73,8 +73,9 @@ pub(crate) fn quick_order(
     let n = component.vars.len();
     let mut dist = vec![u32::MAX; n];
     let mut queue = Vec::with_capacity(n);
-    let start = breadth_first(system, ids, component.vars[0], &mut dist, &mut queue);
-    breadth_first(system, ids, start, &mut dist, &mut queue);
+    // The first cell in board order is at an end of the component (its
+    // top row), as good a start for a chain as the far end of a search.
+    breadth_first(system, ids, component.vars[0], &mut dist, &mut queue);
     let enough = per_cell * n as f64;
     if estimated_cost(system, component, &queue, ids, enough) <= enough {
         return queue;

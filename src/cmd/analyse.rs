@@ -107,6 +107,9 @@ enum Only {
     Methods,
 }
 
+/// Positions analysed in parallel between two writes of the output.
+const BATCH: usize = 32;
+
 thread_local! {
     /// Each thread's counter, whose buffers serve position after position.
     static COUNTER: std::cell::RefCell<Probabilities> = std::cell::RefCell::new(Probabilities::new());
@@ -163,39 +166,45 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         rules: index.as_ref(),
         methods: args.only != Some(Only::Rules),
     };
-    let reports: Vec<Report> = args
-        .positions
-        .par_iter()
-        .zip(positions)
-        .map(|(path, position)| {
-            let shown = path.display().to_string();
-            let report = position.and_then(|p| {
-                COUNTER.with_borrow_mut(|counter| analyse_one(&args, &shown, &p, layers, counter))
-            });
-            report.unwrap_or_else(|error| {
-                let out = if args.json && args.probabilities {
-                    format!("{}\n", json!({"position": shown, "error": error}))
-                } else {
-                    String::new()
-                };
-                Report {
-                    out,
-                    error: Some(error),
-                }
-            })
-        })
-        .collect();
+    // Positions are analysed in parallel a batch at a time and each batch
+    // printed in order: the memory of one batch's reports serves the next
+    // (fresh pages cost more than the formatting).
     let mut failed = false;
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    for report in &reports {
-        if let Some(e) = &report.error {
-            stdout.flush().map_err(|e| format!("writing output: {e}"))?;
-            eprintln!("sapper: error: {e}");
-            failed = true;
+    let mut positions = positions.into_iter();
+    for paths in args.positions.chunks(BATCH) {
+        let batch: Vec<_> = paths.iter().zip(positions.by_ref()).collect();
+        let reports: Vec<Report> = batch
+            .into_par_iter()
+            .map(|(path, position)| {
+                let shown = path.display().to_string();
+                let report = position.and_then(|p| {
+                    COUNTER
+                        .with_borrow_mut(|counter| analyse_one(&args, &shown, &p, layers, counter))
+                });
+                report.unwrap_or_else(|error| {
+                    let out = if args.json && args.probabilities {
+                        format!("{}\n", json!({"position": shown, "error": error}))
+                    } else {
+                        String::new()
+                    };
+                    Report {
+                        out,
+                        error: Some(error),
+                    }
+                })
+            })
+            .collect();
+        for report in &reports {
+            if let Some(e) = &report.error {
+                stdout.flush().map_err(|e| format!("writing output: {e}"))?;
+                eprintln!("sapper: error: {e}");
+                failed = true;
+            }
+            stdout
+                .write_all(report.out.as_bytes())
+                .map_err(|e| format!("writing output: {e}"))?;
         }
-        stdout
-            .write_all(report.out.as_bytes())
-            .map_err(|e| format!("writing output: {e}"))?;
     }
     stdout.flush().map_err(|e| format!("writing output: {e}"))?;
     Ok(if failed {
@@ -451,24 +460,23 @@ fn probabilities_json(
     let mut number = ryu::Buffer::new();
     // Many cells share a value (all interior cells do): format a value once
     // while it repeats.
-    let mut last: (u64, String) = (u64::MAX, String::new());
-    for r in 0..grid.h {
-        if r > 0 {
-            s.push(',');
-        }
-        s.push('[');
-        for c in 0..grid.w {
+    let mut last_bits = u64::MAX;
+    let mut last = String::new();
+    for (r, row) in p.per_cell().chunks(grid.w).enumerate() {
+        s.push_str(if r == 0 { "[" } else { ",[" });
+        for (c, &x) in row.iter().enumerate() {
             if c > 0 {
                 s.push(',');
             }
-            match p.probability(grid.index(r, c)) {
-                None => s.push_str("null"),
-                Some(x) => {
-                    if x.to_bits() != last.0 {
-                        last = (x.to_bits(), number.format_finite(x).to_string());
-                    }
-                    s.push_str(&last.1);
+            if x.is_nan() {
+                s.push_str("null");
+            } else {
+                if x.to_bits() != last_bits {
+                    last_bits = x.to_bits();
+                    last.clear();
+                    last.push_str(number.format_finite(x));
                 }
+                s.push_str(&last);
             }
         }
         s.push(']');

@@ -102,6 +102,8 @@ pub(crate) struct PlanScratch {
     active: Vec<u32>,
     next_active: Vec<u32>,
     group_len: Vec<u32>,
+    /// Per local equation, the last group (plus one) found in it.
+    in_group: Vec<u32>,
 }
 
 impl PlanScratch {
@@ -188,6 +190,8 @@ impl Plan {
         );
         scratch.opened.clear();
         scratch.opened.resize(m, false);
+        scratch.in_group.clear();
+        scratch.in_group.resize(m, 0);
         scratch.active.clear();
         let slots = &mut self.slots;
         slots.clear();
@@ -198,10 +202,13 @@ impl Plan {
             let size = (group_start[g + 1] - group_start[g]) as u8;
             let eqs = system.equations_of(cells[group_start[g] as usize]);
             let local_eq = &scratch.local_eq;
-            let touches = |le: u32| eqs.iter().any(|&e| local_eq[e as usize] == le);
+            // Mark the group's equations (stamp g + 1).
+            for &e in eqs {
+                scratch.in_group[local_eq[e as usize] as usize] = g as u32 + 1;
+            }
             scratch.next_active.clear();
             for &le in &scratch.active {
-                let add = touches(le);
+                let add = scratch.in_group[le as usize] == g as u32 + 1;
                 if add {
                     scratch.left[le as usize] -= size;
                 }

@@ -96,15 +96,25 @@ pub(crate) fn binomial_for_tests(n: u64, k: u64) -> BigUint {
     binomial(n, k)
 }
 
-/// `C(n, k)` exactly.
+/// `C(n, k)` exactly: `n (n−1) … (n−k+1) / k!`, both products built from
+/// word-sized batches of factors, then one division.
 fn binomial(n: u64, k: u64) -> BigUint {
     let k = k.min(n - k);
-    let mut c = BigUint::from(1u32);
-    for i in 0..k {
-        // C(n, i + 1) = C(n, i) (n − i) / (i + 1), an exact division.
-        c = c * (n - i) / (i + 1);
-    }
-    c
+    let product = |factors: &mut dyn Iterator<Item = u64>| -> BigUint {
+        let mut result = BigUint::from(1u32);
+        let mut batch = 1u64;
+        for f in factors {
+            match batch.checked_mul(f) {
+                Some(b) => batch = b,
+                None => {
+                    result *= batch;
+                    batch = f;
+                }
+            }
+        }
+        result * batch
+    };
+    product(&mut (n - k + 1..=n)) / product(&mut (1..=k))
 }
 
 #[cfg(test)]
