@@ -8,7 +8,8 @@ Usage:
 Lays round(density · size²) mines uniformly (seeded), then opens the board as a
 player who never hits a mine would, from the centre outwards: each click is on a
 random closed safe cell next to what is open (a revealed 0 opens its
-neighbours), until the fraction `--open` of the safe cells is open. Between clicks it plays what single numbers force (a number with
+neighbours), until the fraction `--open` of the safe cells is open (or
+none is left). After each click it plays what single numbers force (a number with
 all its mines flagged opens its other neighbours; a number with as many
 closed neighbours as mines left flags them), as a player would, so closed
 safe cells that one number proves do not pile up inside the opened region
@@ -87,7 +88,7 @@ def main():
     def deduce(queue):
         # Single-number deductions to the fixpoint, from the numbers in
         # `queue` (and those whose neighbourhood changes).
-        while queue and open_count < target:
+        while queue:
             i = queue.pop()
             if not opened[i]:
                 continue

@@ -378,7 +378,7 @@ fn the_human_report_shows_the_grid_the_safest_cells_and_the_layouts() {
     // the second mine.
     let out = &run.stdout;
     assert!(
-        out.contains("3 closed cells, 2 proven safe, 1 proven mines"),
+        out.contains("3 closed cells, 2 proven safe, 1 proven mine"),
         "{out}"
     );
     assert!(out.contains("   S   1   S   *   M"), "{out}");
@@ -499,4 +499,41 @@ fn output_bytes_do_not_depend_on_the_thread_count() {
     assert_eq!(one.code, two.code);
     assert_eq!(strip(&one.stdout), strip(&two.stdout));
     assert_eq!(one.stderr, two.stderr);
+}
+
+#[test]
+fn the_readme_example_is_what_the_binary_prints() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let command = "$ sapper analyse samples/positions/guess.txt --probabilities\n";
+    let start = readme
+        .find(command)
+        .expect("the worked example is in the README")
+        + command.len();
+    let end = start + readme[start..].find("```").unwrap();
+    let run = sapper(&["analyse", "samples/positions/guess.txt", "--probabilities"]);
+    run.expect_code(0);
+    assert_eq!(run.stdout, &readme[start..end]);
+    // The JSON line, but for the time.
+    let command = "$ sapper analyse samples/positions/guess.txt --probabilities --json\n";
+    let start = readme.find(command).unwrap() + command.len();
+    let shown = &readme[start..start + readme[start..].find('\n').unwrap()];
+    let run = sapper(&[
+        "analyse",
+        "samples/positions/guess.txt",
+        "--probabilities",
+        "--json",
+    ]);
+    let o = &run.objects()[0];
+    let rows = grid(o);
+    assert!(shown.contains(
+        &format!("{:?}", rows[6])
+            .replace(' ', "")
+            .replace("Some(", "")
+            .replace(')', "")
+    ));
+    let tail =
+        |s: &str| s[s.find("\"safest\"").unwrap()..s.find(",\"micros\"").unwrap()].to_string();
+    assert_eq!(tail(shown), tail(run.stdout.trim_end()));
+    let head = |s: &str| s[..s.find("\"probabilities\"").unwrap()].to_string();
+    assert_eq!(head(shown), head(&run.stdout));
 }

@@ -529,10 +529,11 @@ fn probabilities_text(
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{shown}: {} closed cells, {} proven safe, {} proven mines",
+        "{shown}: {} closed cells, {} proven safe, {} proven {}",
         p.closed_cells().len(),
         safe.len(),
-        mines.len()
+        mines.len(),
+        if mines.len() == 1 { "mine" } else { "mines" }
     );
     let _ = writeln!(
         s,

@@ -4,7 +4,7 @@
 //! Every quantity of the counter is a sum of products of positive numbers,
 //! so a computed value is the exact one times `Π (1 + δ_i)` over the
 //! roundings it went through, each `|δ_i| ≤ unit` of its type; the counter
-//! adds up `Σ |δ_i|` along the way (see [`Num::UNIT`] and the module doc of
+//! adds up `Σ |δ_i|` along the way (see `Count::UNIT` and the module doc of
 //! the parent). Three kinds of number:
 //!
 //! - `f64` for the usual case: values that stay within `[2^-1000, 2^1000]`
@@ -23,7 +23,7 @@
 //!   to spare. Dropping an addend below `2^-120` of the other changes a sum
 //!   by less than `2^-119`, and rescaling by powers of two is exact).
 //! - `BigUint` for exact counts (the decimal number of layouts), through
-//!   [`Count`] only.
+//!   `Count` only.
 
 use num_bigint::BigUint;
 
