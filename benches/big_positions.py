@@ -12,9 +12,12 @@ neighbours), until the fraction `--open` of the safe cells is open (or
 none is left). After each click it plays what single numbers force (a number with
 all its mines flagged opens its other neighbours; a number with as many
 closed neighbours as mines left flags them), as a player would, so closed
-safe cells that one number proves do not pile up inside the opened region
-(`--no-deduce` skips this). The result is one opened region whose boundary
-is the frontier. `--scattered` clicks anywhere instead.
+safe cells that one number proves do not pile up inside the opened region;
+these deductions stop with the clicks once the target is reached (a
+mid-game position), or go on to their end with `--deduce-to-end` (then
+boards of low density are mostly solved), or are skipped with
+`--no-deduce`. The result is one opened region whose boundary is the
+frontier. `--scattered` clicks anywhere instead.
 Written in sapper's position text format with `mines N` (unless --no-total).
 """
 import argparse, random, sys
@@ -30,6 +33,7 @@ def main():
     ap.add_argument("--no-total", action="store_true")
     ap.add_argument("--scattered", action="store_true")
     ap.add_argument("--no-deduce", action="store_true")
+    ap.add_argument("--deduce-to-end", action="store_true")
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args()
     w = a.size
@@ -88,7 +92,7 @@ def main():
     def deduce(queue):
         # Single-number deductions to the fixpoint, from the numbers in
         # `queue` (and those whose neighbourhood changes).
-        while queue:
+        while queue and (a.deduce_to_end or open_count < target):
             i = queue.pop()
             if not opened[i]:
                 continue
