@@ -584,8 +584,11 @@ fn forward_keeping<T: Count>(
         let next_lo = lo + j_min;
         let next_width = width + j_max - j_min;
         let next_values = next_len * next_width;
+        // What is kept, the new layer, and (when not every layer is kept)
+        // a segment of `stride` layers the backward pass recomputes.
+        let segment = if layers.stride > 1 { layers.stride } else { 0 };
         budget.check_bytes(
-            held + layers.bytes() + next_values * std::mem::size_of::<T>(),
+            held + layers.bytes() + (1 + segment) * next_values * std::mem::size_of::<T>(),
             || describe(plan, system),
         )?;
         layers.lo.push(next_lo as u32);
