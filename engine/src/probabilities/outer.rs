@@ -276,7 +276,9 @@ fn convolve<T: Num>(
     Ok(Node {
         lo,
         vals,
-        err: a.err.max(b.err) + T::UNIT * (1 + shorter) as f64,
+        // A product carries both factors' errors and its own rounding; an
+        // entry adds up at most `shorter` of them.
+        err: a.err + b.err + T::UNIT * (1 + shorter) as f64,
         children: Some(children),
     })
 }
