@@ -81,18 +81,26 @@
 //!   `|p̂ − p| ≤ p (e^{E'} − 1) ≤ e^{E'} − 1`. The bound is computed for
 //!   every group and the interior; [`Probabilities::error_bound`] is their
 //!   maximum plus `2^-53` (the nudges below).
-//! - **No overflow, no underflow.** The fast path computes in `f64` only
-//!   when it cannot leave `[2^-1000, 2^1000]`: with the total and at most
-//!   1000 closed cells, every value is a count of (partial) layouts times
-//!   a ratio of binomials `C(I, m) / C(I, m_ref) ∈ [1, 2^I]`, so it lies in
-//!   `[1, 2^1000]` or is 0; with a density, a component of `n` cells has
-//!   counts below `2^n` and weights in `[λ^n, 1]` (or `[λ^-n, 1]`), so the
-//!   fast path needs `n (1 + |log2 λ|) ≤ 1000`. Otherwise the position is
-//!   computed in [`number::Wide`] (double-double mantissa, 64-bit
-//!   exponent: no overflow or underflow, unit `16 · 2^-106`).
-//! - **Fallback.** If the `f64` bound exceeds [`ACCURACY`] (very long
-//!   components), the position is computed again in `Wide`; a `Wide`
-//!   bound above it (beyond any position that finishes) is refused
+//! - **No overflow, no underflow.** `f64` is used only where no value can
+//!   leave `[2^-1022, 2^1000]`:
+//!   - with the total and at most 1000 closed cells, everything is `f64`:
+//!     every value is a count of (partial) layouts times a ratio of
+//!     binomials `C(I, m) / C(I, m_ref) ∈ [1, 2^I]`, so it lies in
+//!     `[1, 2^1000]` or is 0 ([`Precision::F64`]);
+//!   - otherwise the outer programme runs in [`number::Wide`]
+//!     (double-double mantissa, 64-bit exponent: no overflow or underflow,
+//!     unit `16 · 2^-106`), and so does each component that needs it; a
+//!     component of `n` cells runs in `f64` when `n ≤ 900` with the total
+//!     (counts below `2^n`; its outside weights scaled to at most 1, and a
+//!     positive one below `2^-1022` raised to it, which moves each weight
+//!     by at most `2^-1022` and a probability by at most `2^(n − 1020)`,
+//!     added to its bound), or when `n (1 + |log2 λ|) ≤ 1000` with a
+//!     density (weights `λ^k` in `[2^-1000, 1]` relative to the largest)
+//!     ([`Precision::Mixed`], or `F64` when every component is `f64`).
+//! - **Fallback.** If the bound exceeds [`ACCURACY`] (very long
+//!   components), the position is computed again with every component in
+//!   `Wide` ([`Precision::DoubleDouble`]); a `Wide` bound above it (beyond
+//!   any position that finishes) is refused
 //!   ([`ProbabilityError::Inaccurate`]).
 //! - **Zero and one.** A weight is zero in floating point iff it is zero
 //!   exactly: no value underflows, and a sum or product of positive values
