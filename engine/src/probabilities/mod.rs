@@ -614,7 +614,7 @@ fn run(
                 // The weights scaled to at most 1 and rounded to f64; a
                 // positive weight below the normal range is raised to
                 // 2^-1022 so that zero stays "no layout" (see "Accuracy").
-                let (omega, err) = to_f64_weights(&omegas[c], omega_errs[c]);
+                let (omega, err, raised) = to_f64_weights(&omegas[c], omega_errs[c]);
                 backward(
                     plan,
                     system,
@@ -626,8 +626,12 @@ fn run(
                     budget,
                     &mut work.groups_f64,
                 )?;
-                set_groups(plan, system, &work.groups_f64, out.per_cell)
-                    + raised_weight_error(plan.cells())
+                let raised = if raised {
+                    raised_weight_error(plan.cells())
+                } else {
+                    0.0
+                };
+                set_groups(plan, system, &work.groups_f64, out.per_cell) + raised
             }
         };
         out.error_bound = out.error_bound.max(bound);
@@ -668,25 +672,31 @@ fn density_weights<T: Num>(d: f64, len: usize) -> (Vec<T>, f64) {
 const F64_WEIGHT_MARGIN_BITS: f64 = 100.0;
 
 /// `Wide` outside weights as `f64` relative to their largest (a power of
-/// two, exact), rounded once; positive ones below `2^-1022` raised to it.
-fn to_f64_weights(omega: &[Wide], err: f64) -> (Vec<f64>, f64) {
+/// two, exact), rounded once; positive ones below `2^-1022` raised to it
+/// (the third value says whether any was).
+fn to_f64_weights(omega: &[Wide], err: f64) -> (Vec<f64>, f64, bool) {
     let top = omega
         .iter()
         .filter(|w| !w.is_zero())
         .map(|w| w.log2().floor() as i64)
         .max()
         .unwrap_or(0);
+    let mut raised = false;
     let converted = omega
         .iter()
         .map(|&w| {
             if w.is_zero() {
-                0.0
-            } else {
-                w.to_f64_scaled(top + 1).max(f64::MIN_POSITIVE)
+                return 0.0;
             }
+            let x = w.to_f64_scaled(top + 1);
+            if x < f64::MIN_POSITIVE {
+                raised = true;
+                return f64::MIN_POSITIVE;
+            }
+            x
         })
         .collect();
-    (converted, err + U64)
+    (converted, err + U64, raised)
 }
 
 /// The most raising weights below `2^-1022` to `2^-1022` can move a
@@ -941,6 +951,47 @@ mod tests {
             assert!((p.probability(c).unwrap() - 1.0 / 3.0).abs() <= 1e-15);
         }
         assert!((p.probability(1599).unwrap() - 399.0 / 1596.0).abs() <= 1e-15);
+    }
+
+    #[test]
+    fn f64_components_under_steep_outside_weights_agree_with_double_double() {
+        // 320×320: every other cell of row 1 revealed, over pseudo-random
+        // mines in rows 0 to 2 (one component of 800 cells whose mine count
+        // can vary widely), and 101,440 interior cells holding 60 mines.
+        // A frontier total t leaves C(I, R − t) interior layouts: over the
+        // component's totals the outside weights span far more than 2^1022,
+        // so some are raised to 2^-1022 in f64.
+        let (h, w) = (320, 320);
+        let grid = Grid::new(h, w);
+        let mut s = 0x1234_5678_9abc_def1u64;
+        let mut mine = vec![false; h * w];
+        for c in 0..w {
+            for r in 0..3 {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                mine[r * w + c] = (r != 1 || c % 2 == 1) && s % 10 < 3;
+            }
+        }
+        for k in 0..60 {
+            mine[(4 + k * 5) * w + (k * 37) % w] = true;
+        }
+        let mut cells = vec![Cell::Unknown; h * w];
+        for c in (0..w).step_by(2) {
+            let i = (w + c) as u32;
+            let n = grid
+                .neighbours(i)
+                .iter()
+                .filter(|&&x| mine[x as usize])
+                .count();
+            cells[w + c] = Cell::Revealed(n as u8);
+        }
+        let total = mine.iter().filter(|&&m| m).count() as u32;
+        let board = Board::new(grid, cells, Some(total));
+        let mut mixed = compute(&board, None, ACCURACY, false);
+        assert_eq!(mixed.precision(), Some(Precision::Mixed));
+        let mut wide = compute(&board, None, ACCURACY, true);
+        assert_agree(&mut mixed, &mut wide);
     }
 
     #[test]
