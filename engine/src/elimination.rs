@@ -76,6 +76,11 @@ pub(crate) fn quick_order(
     // The first cell in board order is at an end of the component (its
     // top row), as good a start for a chain as the far end of a search.
     breadth_first(system, ids, component.vars[0], &mut dist, &mut queue);
+    // A component this small cannot hold many states in any sensible
+    // order: estimating costs more than it could save.
+    if n <= SMALL_COMPONENT {
+        return queue;
+    }
     let enough = per_cell * n as f64;
     if estimated_cost(system, component, &queue, ids, enough) <= enough {
         return queue;
@@ -120,6 +125,10 @@ fn breadth_first(
     }
     far
 }
+
+/// Components of at most this many cells take the breadth-first order of
+/// [`quick_order`] unexamined.
+const SMALL_COMPONENT: usize = 32;
 
 /// Estimated work of an order: the sum over layers of the product, over
 /// active equations, of the number of values each partial sum can take (an
