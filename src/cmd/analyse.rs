@@ -53,14 +53,15 @@ pub struct Args {
     /// One JSON object per position per line: {"position", "safe": [[row,
     /// col], ...], "mines": [[row, col], ...], "deductions": [...],
     /// "by_source": {...}, "unknown_left"} (zero-based; "mines" lists only
-    /// newly forced mines, not flags). With --probabilities also
-    /// "probabilities" (h rows of w entries: the mine probability of a
-    /// closed cell, null for the others), "safest" (the closed cells of
-    /// least probability), "layouts" (the exact number of layouts as a
-    /// decimal string; omitted on boards over 10,000 cells),
-    /// "log10_layouts", "error_bound" (proven bound on every probability's
-    /// error) and "micros" (time for the position, reading excluded); a
-    /// position that fails is {"position", "error"}.
+    /// newly forced mines, not flags). With --probabilities: "position",
+    /// "safe", "mines", "unknown_left" ("deductions" and "by_source" only
+    /// with --deductions), then "probabilities" (h rows of w entries: the
+    /// mine probability of a closed cell, null for the others), "safest"
+    /// (the closed cells of least probability), "layouts" (the exact
+    /// number of layouts as a decimal string; omitted on boards over
+    /// 10,000 cells), "log10_layouts", "error_bound" (proven bound on every
+    /// probability's error) and "micros" (time for the position, reading
+    /// excluded); a position that fails is {"position", "error"}.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -573,12 +574,19 @@ fn probabilities_text(
         }
         s.push('\n');
     }
+    // Under a density the count is of the layouts that fit the numbers,
+    // whatever their number of mines.
+    let what = if board.total_mines().is_some() {
+        "layouts"
+    } else {
+        "layouts (any number of mines)"
+    };
     match layouts {
         Some(l) => {
-            let _ = writeln!(s, "layouts: {l} (10^{:.2})", p.log10_layouts());
+            let _ = writeln!(s, "{what}: {l} (10^{:.2})", p.log10_layouts());
         }
         None => {
-            let _ = writeln!(s, "layouts: 10^{:.2}", p.log10_layouts());
+            let _ = writeln!(s, "{what}: 10^{:.2}", p.log10_layouts());
         }
     }
     s

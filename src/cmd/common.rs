@@ -181,12 +181,12 @@ impl RulesArgs {
 #[derive(clap::Args, Clone, Debug)]
 pub struct BudgetArgs {
     /// Seconds one position may take before it is refused as too hard for
-    /// exact analysis.
+    /// exact analysis (the probability count).
     #[arg(long, value_name = "SECS", default_value_t = sapper_engine::budget::DEFAULT_SECS,
           value_parser = parse_seconds)]
     pub budget_secs: f64,
     /// Megabytes one position's programmes may keep before it is refused as
-    /// too hard for exact analysis.
+    /// too hard for exact analysis (the probability count).
     #[arg(long, value_name = "MB", default_value_t = sapper_engine::budget::DEFAULT_BYTES >> 20)]
     pub budget_mb: usize,
 }
