@@ -229,18 +229,24 @@ impl Board {
         let unknown = cells.iter().filter(|c| c.is_unknown()).count() as u32;
         let mut around = vec![0u32; cells.len()];
         for (i, c) in cells.iter().enumerate() {
+            // Only closed cells and mines count in their neighbours' words.
+            let add = match c {
+                Cell::Unknown => Around::UNKNOWN,
+                Cell::Mine => Around::MINE,
+                _ => continue,
+            };
             let near = grid.neighbours_by_direction(i as u32);
             for d in 0..8 {
                 if near.inside >> d & 1 == 0 {
                     continue;
                 }
                 let n = near.cells[d] as usize;
-                match c {
-                    // `n` sees `i` in the opposite direction.
-                    Cell::Unknown => around[n] += Around::UNKNOWN + Around::closed(7 - d),
-                    Cell::Mine => around[n] += Around::MINE,
-                    _ => {}
-                }
+                // `n` sees `i` in the opposite direction.
+                around[n] += if add == Around::UNKNOWN {
+                    add + Around::closed(7 - d)
+                } else {
+                    add
+                };
             }
         }
         Board {

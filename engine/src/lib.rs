@@ -1,18 +1,22 @@
 //! # sapper-engine
 //!
-//! Everything needed to solve Minesweeper fields without guessing:
+//! Everything needed to solve Minesweeper fields, and to weigh the cells
+//! when nothing is forced:
 //!
 //! - [`grid`]: the rectangle and its neighbourhoods (edges handled once);
 //! - [`board`]: cell states, ground-truth [`Field`]s, player [`Position`]s
 //!   and the deduction vocabulary ([`Forced`], [`Source`], [`Method`]);
 //! - [`constraints`]: the equations of a position, its frontier components
 //!   and interior — what every exact method reasons over; `bitset`: sets
-//!   of mine counts;
+//!   of mine counts; `elimination`: the order in which a component's cells
+//!   are summed out, shared by hypotheses and the counter;
 //! - [`budget`]: the deadline and memory limit one analysis may use;
 //! - [`files`]: reading user files bounded, writing them whole;
 //! - [`formats`]: readers for the thesis layout and the position text format;
 //! - [`methods`]: the four methods of the research — single-cell, linked
 //!   cells 1, linked cells 2, hypotheses — one module each;
+//! - [`probabilities`]: exact mine probabilities and layout counts of a
+//!   position (per component, combined through the total mine count);
 //! - [`rules`]: rule patterns, the binary rulebase format and the matcher;
 //! - [`solver`]: the fixpoint loop for fields (open from the truth) and
 //!   positions (analyse).
@@ -25,10 +29,12 @@ pub mod board;
 pub mod brute;
 pub mod budget;
 pub mod constraints;
+pub(crate) mod elimination;
 pub mod files;
 pub mod formats;
 pub mod grid;
 pub mod methods;
+pub mod probabilities;
 pub mod rules;
 pub mod solver;
 

@@ -2,7 +2,7 @@
 
 use sapper_engine::methods::MethodTable;
 use sapper_engine::solver::BySource;
-use sapper_engine::{Grid, Method};
+use sapper_engine::Method;
 use serde_json::{json, Map, Value};
 
 /// `{"rules": n, "single_cell": n, ...}`: cells determined by each source.
@@ -47,12 +47,6 @@ pub fn methods_json(t: &MethodTable) -> Value {
 
 pub fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
-}
-
-/// `[row, col]`, zero-based.
-pub fn cell_json(grid: Grid, i: u32) -> Value {
-    let (r, c) = grid.rc(i);
-    json!([r, c])
 }
 
 /// The human method table, one line per method.

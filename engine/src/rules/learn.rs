@@ -9,13 +9,13 @@
 //! an independent enumeration; and returns it in canonical form.
 //!
 //! Steps (each one's reasoning is at the code doing it):
-//! 1. [`candidates`]: which numbers can be foci at all;
-//! 2. [`possible_boxes`]: which 4×4 boxes of foci positions can contain a
+//! 1. `candidates`: which numbers can be foci at all;
+//! 2. `possible_boxes`: which 4×4 boxes of foci positions can contain a
 //!    support (monotonicity: if a support forces the cell, all the numbers of
 //!    a box around it do too), so hopeless cells end fast;
-//! 3. [`smallest_support`]: supports of 1, 2, 3, … foci in a fixed order;
+//! 3. `smallest_support`: supports of 1, 2, 3, … foci in a fixed order;
 //!    the first that forces the cell is irreducible;
-//! 4. [`cut_rule`]: the pattern and its full conclusion;
+//! 4. `cut_rule`: the pattern and its full conclusion;
 //! 5. [`verify_by_enumeration`]: an independent exhaustive check of the
 //!    pattern alone before the rule is returned.
 

@@ -79,6 +79,7 @@ use crate::bitset::{
 use crate::board::{Board, Contradiction, Forced, Value};
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::{remaining_mines, Component, System};
+use crate::elimination::{choose_order, hash_key, Local};
 use crate::methods::MethodError;
 use hashbrown::HashTable;
 
@@ -105,7 +106,7 @@ pub struct Profile {
     pub widest_key: usize,
     /// True when the global count could bind (the outer count programme ran).
     pub count_binds: bool,
-    /// True when the position was decided by the SAT path ([`sat`]).
+    /// True when the position was decided by the SAT path (module `sat`).
     pub sat: bool,
     /// Clauses of the SAT instance, and the solver calls it took.
     pub sat_clauses: usize,
@@ -116,7 +117,7 @@ pub struct Profile {
 /// widest layer or total states (bounds from the elimination order: the
 /// product, over the equations active at a step, of the values their
 /// partial sums can take) exceed these sends the whole position to the SAT
-/// path ([`sat`]), which gives the same answer.
+/// path (module `sat`), which gives the same answer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProgrammeLimits {
     pub widest_layer: f64,
@@ -179,7 +180,7 @@ pub fn find_within(
     let mut orders = Vec::with_capacity(components.len());
     for component in &components {
         scratch.localise(component);
-        let (order, cost) = choose_order(&system, component, &scratch);
+        let (order, cost) = choose_order(&system, component, &scratch.local());
         if cost.widest_layer > limits.widest_layer || cost.states > limits.states {
             profile.sat = true;
             profile.largest_component = components.iter().map(|c| c.vars.len()).max().unwrap_or(0);
@@ -284,6 +285,14 @@ impl Scratch {
         }
         for (l, &e) in component.equations.iter().enumerate() {
             self.local_eq[e as usize] = l as u32;
+        }
+    }
+
+    /// The local ids, as the elimination orders read them.
+    fn local(&self) -> Local<'_> {
+        Local {
+            var: &self.local_var,
+            eq: &self.local_eq,
         }
     }
 
@@ -639,222 +648,6 @@ fn words_at(count_mines: bool, i: usize) -> usize {
     }
 }
 
-/// The number of values the partial sum of an equation with target `t`
-/// can still take when `decided` of its cells are decided and `left` are
-/// not: `max(0, t − left) ..= min(t, decided)`. An equation not yet opened
-/// or already closed is not in the key (one value).
-#[inline]
-fn partial_sum_range(t: u8, decided: u8, left: u8) -> u32 {
-    if decided == 0 || left == 0 {
-        1
-    } else {
-        (t.min(decided) - t.saturating_sub(left) + 1) as u32
-    }
-}
-
-/// The elimination order for a component's programme (global ids): the
-/// greedy order of [`greedy_order`], or a plain row or column sweep of the
-/// board if [`estimated_cost`] says that one is cheaper (on wide 2-D
-/// frontiers a straight sweep sometimes beats the greedy wavefront). The
-/// order only affects speed, never the result.
-fn choose_order(system: &System, component: &Component, scratch: &Scratch) -> (Vec<u32>, Cost) {
-    let mut best = greedy_order(system, component, scratch);
-    if component.vars.len() <= 16 {
-        // Small: any sensible order is cheap, and no layer can hold more
-        // than 2^16 states.
-        let bound = (1u64 << component.vars.len()) as f64;
-        return (
-            best,
-            Cost {
-                states: bound * component.vars.len() as f64,
-                widest_layer: bound,
-            },
-        );
-    }
-    let mut best_cost = estimated_cost(system, component, &best, scratch, f64::INFINITY);
-    if component.vars.len() <= 32 {
-        return (best, best_cost); // any sensible order is cheap
-    }
-    let w = system.grid().w;
-    let row_major = component.vars.clone(); // variables are in cell order
-    let mut column_major = component.vars.clone();
-    column_major.sort_by_key(|&v| {
-        let c = system.cell(v) as usize;
-        (c % w, c / w)
-    });
-    for sweep in [row_major, column_major] {
-        let cost = estimated_cost(system, component, &sweep, scratch, best_cost.states);
-        if cost.states < best_cost.states {
-            best_cost = cost;
-            best = sweep;
-        }
-    }
-    (best, best_cost)
-}
-
-/// Estimated work of an order: the sum over layers of the product, over
-/// active equations, of the number of values each partial sum can take (an
-/// upper bound on the layer's states). Stops early, returning infinity, once
-/// above `give_up`.
-fn estimated_cost(
-    system: &System,
-    component: &Component,
-    order: &[u32],
-    scratch: &Scratch,
-    give_up: f64,
-) -> Cost {
-    let m = component.equations.len();
-    let mut left: Vec<u8> = component
-        .equations
-        .iter()
-        .map(|&e| system.equation(e).vars.len() as u8)
-        .collect();
-    let mut decided = vec![0u8; m];
-    let mut active: Vec<u32> = Vec::new();
-    let mut cost = Cost::default();
-    for &x in order {
-        for &e in system.equations_of(x) {
-            let le = scratch.local_eq[e as usize] as usize;
-            if decided[le] == 0 {
-                active.push(le as u32);
-            }
-            decided[le] += 1;
-            left[le] -= 1;
-        }
-        active.retain(|&le| left[le as usize] > 0);
-        let mut layer = 1.0f64;
-        for &le in &active {
-            let le = le as usize;
-            let t = system.equation(component.equations[le]).target;
-            layer *= partial_sum_range(t, decided[le], left[le]) as f64;
-        }
-        cost.states += layer;
-        cost.widest_layer = cost.widest_layer.max(layer);
-        if cost.states >= give_up {
-            return Cost {
-                states: f64::INFINITY,
-                widest_layer: f64::INFINITY,
-            };
-        }
-    }
-    cost
-}
-
-/// [`estimated_cost`]'s bounds: on the states over all layers, and on the
-/// states of the widest layer.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Cost {
-    states: f64,
-    widest_layer: f64,
-}
-
-/// Greedy elimination order (global ids). Start at a peripheral cell (the
-/// far end of a double breadth-first sweep); then always decide next the
-/// candidate (a cell sharing an equation with a decided one) whose decision
-/// multiplies the layer's state bound — the product over active equations
-/// of their possible partial sums — the least (equations it closes divide
-/// it, equations it opens multiply it), ties broken by distance from the
-/// start, then cell index. A candidate's factor only changes when an
-/// equation it shares with the decided cell changes, so factors are cached
-/// and refreshed for those cells only.
-fn greedy_order(system: &System, component: &Component, scratch: &Scratch) -> Vec<u32> {
-    let n = component.vars.len();
-    let local = |x: u32| scratch.local_var[x as usize] as usize;
-    let mut dist = vec![u32::MAX; n];
-    let mut queue: Vec<u32> = Vec::with_capacity(n);
-    let mut bfs = |from: u32, dist: &mut Vec<u32>| -> u32 {
-        dist.iter_mut().for_each(|d| *d = u32::MAX);
-        queue.clear();
-        dist[local(from)] = 0;
-        queue.push(from);
-        let mut head = 0;
-        let mut far = from;
-        while head < queue.len() {
-            let x = queue[head];
-            head += 1;
-            let dx = dist[local(x)];
-            let far_d = dist[local(far)];
-            if dx > far_d || (dx == far_d && x < far) {
-                far = x;
-            }
-            for &e in system.equations_of(x) {
-                for &y in system.equation(e).vars.as_slice() {
-                    if dist[local(y)] == u32::MAX {
-                        dist[local(y)] = dx + 1;
-                        queue.push(y);
-                    }
-                }
-            }
-        }
-        far
-    };
-    let start = bfs(component.vars[0], &mut dist);
-    bfs(start, &mut dist);
-
-    let m = component.equations.len();
-    let mut left: Vec<u8> = component
-        .equations
-        .iter()
-        .map(|&e| system.equation(e).vars.len() as u8)
-        .collect();
-    let mut decided_in = vec![0u8; m];
-    let factor = |x: u32, left: &[u8], decided_in: &[u8]| -> f64 {
-        let mut f = 1.0;
-        for &e in system.equations_of(x) {
-            let le = scratch.local_eq[e as usize] as usize;
-            let (t, d, l) = (system.equation(e).target, decided_in[le], left[le]);
-            f *= partial_sum_range(t, d + 1, l - 1) as f64 / partial_sum_range(t, d, l) as f64;
-        }
-        f
-    };
-    let mut decided = vec![false; n];
-    let mut is_candidate = vec![false; n];
-    let mut cached = vec![0f64; n];
-    let mut candidates: Vec<u32> = vec![start];
-    is_candidate[local(start)] = true;
-    let mut order = Vec::with_capacity(n);
-    while !candidates.is_empty() {
-        let mut pick = 0;
-        for k in 1..candidates.len() {
-            let (x, b) = (candidates[k], candidates[pick]);
-            let (fx, fb) = (cached[local(x)], cached[local(b)]);
-            let better = if (fx - fb).abs() > 1e-9 * fb.max(1.0) {
-                fx < fb
-            } else {
-                (dist[local(x)], x) < (dist[local(b)], b)
-            };
-            if better {
-                pick = k;
-            }
-        }
-        let x = candidates.swap_remove(pick);
-        decided[local(x)] = true;
-        order.push(x);
-        for &e in system.equations_of(x) {
-            let le = scratch.local_eq[e as usize] as usize;
-            decided_in[le] += 1;
-            left[le] -= 1;
-        }
-        // Cells sharing an equation with x: new candidates, and the only
-        // ones whose factor changed.
-        for &e in system.equations_of(x) {
-            for &y in system.equation(e).vars.as_slice() {
-                let ly = local(y);
-                if decided[ly] {
-                    continue;
-                }
-                if !is_candidate[ly] {
-                    is_candidate[ly] = true;
-                    candidates.push(y);
-                }
-                cached[ly] = factor(y, &left, &decided_in);
-            }
-        }
-    }
-    debug_assert_eq!(order.len(), n, "component is connected");
-    order
-}
-
 /// For each step of the order, the slots of the equations it touches: first
 /// the equations active before the step (in key order), then the ones the
 /// step opens. Returns the flat slots and each step's start.
@@ -1060,21 +853,6 @@ fn combine_counts(
             && any_in_range(&prefix, (r + 1).saturating_sub(i) as usize, r as usize),
         binds: true,
     })
-}
-
-// ---- state keys ----
-
-/// A fast deterministic hash of a state key.
-#[inline]
-fn hash_key(key: &[u8]) -> u64 {
-    let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ key.len() as u64;
-    for chunk in key.chunks(8) {
-        let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
-        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-        h ^= h >> 29;
-    }
-    h
 }
 
 #[cfg(test)]

@@ -1,0 +1,304 @@
+//! Elimination orders for the path-decomposition programmes over a frontier
+//! component, shared by the hypotheses method and the probability counter.
+//!
+//! Both programmes decide a component's cells one by one; the state after a
+//! prefix is the vector of partial sums of the *active* equations (some
+//! cells decided, some not), so the cost is the number of such vectors per
+//! layer. [`choose_order`] picks an order that keeps that number small;
+//! [`hash_key`] hashes a state's vector of partial sums. The order only
+//! affects speed, never a result.
+
+use crate::constraints::{Component, System};
+
+/// Global variable and equation ids mapped to the current component's local
+/// ids (`u32::MAX` outside it).
+pub(crate) struct Local<'a> {
+    pub var: &'a [u32],
+    pub eq: &'a [u32],
+}
+
+/// The number of values the partial sum of an equation with target `t`
+/// can still take when `decided` of its cells are decided and `left` are
+/// not: `max(0, t − left) ..= min(t, decided)`. An equation not yet opened
+/// or already closed is not in the key (one value).
+#[inline]
+pub(crate) fn partial_sum_range(t: u8, decided: u8, left: u8) -> u32 {
+    if decided == 0 || left == 0 {
+        1
+    } else {
+        (t.min(decided) - t.saturating_sub(left) + 1) as u32
+    }
+}
+
+/// The elimination order for a component's programme (global ids) and its
+/// estimated [`Cost`]: the greedy order of [`greedy_order`], or a plain row
+/// or column sweep of the board if [`estimated_cost`] says that one is
+/// cheaper (on wide 2-D frontiers a straight sweep sometimes beats the
+/// greedy wavefront). The order only affects speed, never the result.
+pub(crate) fn choose_order(
+    system: &System,
+    component: &Component,
+    ids: &Local<'_>,
+) -> (Vec<u32>, Cost) {
+    let mut best = greedy_order(system, component, ids);
+    if component.vars.len() <= 16 {
+        // Small: any sensible order is cheap, and no layer can hold more
+        // than 2^16 states.
+        let bound = (1u64 << component.vars.len()) as f64;
+        return (
+            best,
+            Cost {
+                states: bound * component.vars.len() as f64,
+                widest_layer: bound,
+            },
+        );
+    }
+    let mut best_cost = estimated_cost(system, component, &best, ids, f64::INFINITY);
+    if component.vars.len() <= SMALL_COMPONENT {
+        return (best, best_cost); // any sensible order is cheap
+    }
+    let w = system.grid().w;
+    let row_major = component.vars.clone(); // variables are in cell order
+    let mut column_major = component.vars.clone();
+    column_major.sort_by_key(|&v| {
+        let c = system.cell(v) as usize;
+        (c % w, c / w)
+    });
+    for sweep in [row_major, column_major] {
+        let cost = estimated_cost(system, component, &sweep, ids, best_cost.states);
+        if cost.states < best_cost.states {
+            best_cost = cost;
+            best = sweep;
+        }
+    }
+    (best, best_cost)
+}
+
+/// [`estimated_cost`]'s bounds: on the states over all layers, and on the
+/// states of the widest layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Cost {
+    pub states: f64,
+    pub widest_layer: f64,
+}
+
+/// A cheap order for the counting programme: breadth-first from the
+/// component's first cell when its
+/// estimated work is at most `per_cell` per variable — then no order can
+/// save much — else [`choose_order`]. Most frontier components of real
+/// play are chains along an opening, which breadth-first order walks end to
+/// end, and it costs a fraction of the greedy search.
+pub(crate) fn quick_order(
+    system: &System,
+    component: &Component,
+    ids: &Local<'_>,
+    per_cell: f64,
+) -> Vec<u32> {
+    let n = component.vars.len();
+    let mut dist = vec![u32::MAX; n];
+    let mut queue = Vec::with_capacity(n);
+    // The first cell in board order is at an end of the component (its
+    // top row), as good a start for a chain as the far end of a search.
+    breadth_first(system, ids, component.vars[0], &mut dist, &mut queue);
+    // A component this small cannot hold many states in any sensible
+    // order: estimating costs more than it could save.
+    if n <= SMALL_COMPONENT {
+        return queue;
+    }
+    let enough = per_cell * n as f64;
+    if estimated_cost(system, component, &queue, ids, enough).states <= enough {
+        return queue;
+    }
+    choose_order(system, component, ids).0
+}
+
+/// Breadth-first search over the component from `from` (cells are
+/// adjacent when they share an equation): fills `dist` (by local id) and
+/// leaves the cells in visiting order in `queue`; returns the farthest cell
+/// (ties: the lowest id).
+fn breadth_first(
+    system: &System,
+    ids: &Local<'_>,
+    from: u32,
+    dist: &mut [u32],
+    queue: &mut Vec<u32>,
+) -> u32 {
+    let local = |x: u32| ids.var[x as usize] as usize;
+    dist.iter_mut().for_each(|d| *d = u32::MAX);
+    queue.clear();
+    dist[local(from)] = 0;
+    queue.push(from);
+    let mut head = 0;
+    let mut far = from;
+    while head < queue.len() {
+        let x = queue[head];
+        head += 1;
+        let dx = dist[local(x)];
+        let far_d = dist[local(far)];
+        if dx > far_d || (dx == far_d && x < far) {
+            far = x;
+        }
+        for &e in system.equations_of(x) {
+            for &y in system.equation(e).vars.as_slice() {
+                if dist[local(y)] == u32::MAX {
+                    dist[local(y)] = dx + 1;
+                    queue.push(y);
+                }
+            }
+        }
+    }
+    far
+}
+
+/// Components of at most this many cells take the breadth-first order of
+/// [`quick_order`] unexamined.
+const SMALL_COMPONENT: usize = 32;
+
+/// Estimated work of an order: the sum over layers of the product, over
+/// active equations, of the number of values each partial sum can take (an
+/// upper bound on the layer's states), and the largest such product. Stops
+/// early, returning infinity, once the sum is above `give_up`.
+fn estimated_cost(
+    system: &System,
+    component: &Component,
+    order: &[u32],
+    ids: &Local<'_>,
+    give_up: f64,
+) -> Cost {
+    let m = component.equations.len();
+    let mut left: Vec<u8> = component
+        .equations
+        .iter()
+        .map(|&e| system.equation(e).vars.len() as u8)
+        .collect();
+    let mut decided = vec![0u8; m];
+    let mut active: Vec<u32> = Vec::new();
+    let mut cost = Cost::default();
+    for &x in order {
+        for &e in system.equations_of(x) {
+            let le = ids.eq[e as usize] as usize;
+            if decided[le] == 0 {
+                active.push(le as u32);
+            }
+            decided[le] += 1;
+            left[le] -= 1;
+        }
+        active.retain(|&le| left[le as usize] > 0);
+        let mut layer = 1.0f64;
+        for &le in &active {
+            let le = le as usize;
+            let t = system.equation(component.equations[le]).target;
+            layer *= partial_sum_range(t, decided[le], left[le]) as f64;
+        }
+        cost.states += layer;
+        cost.widest_layer = cost.widest_layer.max(layer);
+        if cost.states >= give_up {
+            return Cost {
+                states: f64::INFINITY,
+                widest_layer: f64::INFINITY,
+            };
+        }
+    }
+    cost
+}
+
+/// Greedy elimination order (global ids). Start at a peripheral cell (the
+/// far end of a double breadth-first sweep); then always decide next the
+/// candidate (a cell sharing an equation with a decided one) whose decision
+/// multiplies the layer's state bound — the product over active equations
+/// of their possible partial sums — the least (equations it closes divide
+/// it, equations it opens multiply it), ties broken by distance from the
+/// start, then cell index. A candidate's factor only changes when an
+/// equation it shares with the decided cell changes, so factors are cached
+/// and refreshed for those cells only.
+fn greedy_order(system: &System, component: &Component, ids: &Local<'_>) -> Vec<u32> {
+    let n = component.vars.len();
+    let local = |x: u32| ids.var[x as usize] as usize;
+    let mut dist = vec![u32::MAX; n];
+    let mut queue: Vec<u32> = Vec::with_capacity(n);
+    let mut bfs =
+        |from: u32, dist: &mut Vec<u32>| breadth_first(system, ids, from, dist, &mut queue);
+    let start = bfs(component.vars[0], &mut dist);
+    bfs(start, &mut dist);
+
+    let m = component.equations.len();
+    let mut left: Vec<u8> = component
+        .equations
+        .iter()
+        .map(|&e| system.equation(e).vars.len() as u8)
+        .collect();
+    let mut decided_in = vec![0u8; m];
+    let factor = |x: u32, left: &[u8], decided_in: &[u8]| -> f64 {
+        let mut f = 1.0;
+        for &e in system.equations_of(x) {
+            let le = ids.eq[e as usize] as usize;
+            let (t, d, l) = (system.equation(e).target, decided_in[le], left[le]);
+            f *= partial_sum_range(t, d + 1, l - 1) as f64 / partial_sum_range(t, d, l) as f64;
+        }
+        f
+    };
+    let mut decided = vec![false; n];
+    let mut is_candidate = vec![false; n];
+    let mut cached = vec![0f64; n];
+    // The step at which each cell's factor was last refreshed: a cell in
+    // several of x's equations is refreshed once.
+    let mut refreshed = vec![usize::MAX; n];
+    let mut candidates: Vec<u32> = vec![start];
+    is_candidate[local(start)] = true;
+    let mut order = Vec::with_capacity(n);
+    while !candidates.is_empty() {
+        let mut pick = 0;
+        for k in 1..candidates.len() {
+            let (x, b) = (candidates[k], candidates[pick]);
+            let (fx, fb) = (cached[local(x)], cached[local(b)]);
+            let better = if (fx - fb).abs() > 1e-9 * fb.max(1.0) {
+                fx < fb
+            } else {
+                (dist[local(x)], x) < (dist[local(b)], b)
+            };
+            if better {
+                pick = k;
+            }
+        }
+        let x = candidates.swap_remove(pick);
+        decided[local(x)] = true;
+        let step = order.len();
+        order.push(x);
+        for &e in system.equations_of(x) {
+            let le = ids.eq[e as usize] as usize;
+            decided_in[le] += 1;
+            left[le] -= 1;
+        }
+        // Cells sharing an equation with x: new candidates, and the only
+        // ones whose factor changed.
+        for &e in system.equations_of(x) {
+            for &y in system.equation(e).vars.as_slice() {
+                let ly = local(y);
+                if decided[ly] || refreshed[ly] == step {
+                    continue;
+                }
+                refreshed[ly] = step;
+                if !is_candidate[ly] {
+                    is_candidate[ly] = true;
+                    candidates.push(y);
+                }
+                cached[ly] = factor(y, &left, &decided_in);
+            }
+        }
+    }
+    debug_assert_eq!(order.len(), n, "component is connected");
+    order
+}
+
+/// A fast deterministic hash of a state key.
+#[inline]
+pub(crate) fn hash_key(key: &[u8]) -> u64 {
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ key.len() as u64;
+    for chunk in key.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^= h >> 29;
+    }
+    h
+}

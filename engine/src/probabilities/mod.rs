@@ -1,0 +1,1045 @@
+//! The probability that each closed cell is a mine, exactly counted.
+//!
+//! # The maths
+//!
+//! Every layout of mines over the closed cells that fits the revealed
+//! numbers, the flags and the total is equally likely; for a closed cell
+//! `x`, `P(x) = (layouts with a mine on x) / (all layouts)`. Without the
+//! total, a *density* `D` weighs a layout with `k` mines on the `n` closed
+//! cells by `D^k (1 − D)^(n−k)` (independent cells with chance `D`,
+//! conditioned on the numbers). When the position states the total, the
+//! total is used (under a density, layouts with one fixed count all weigh
+//! the same, so the density would change nothing).
+//!
+//! The layouts factor over the constraint system ([`crate::constraints`]):
+//! frontier components are independent but for the total, and the `I`
+//! interior cells take whatever the frontier leaves, `C(I, m)` ways for `m`
+//! mines. So with `R` mines left,
+//!
+//! ```text
+//! Z = Σ_{k_1..k_C} Π_c N_c(k_c) · C(I, R − Σ_c k_c)
+//! ```
+//!
+//! where `N_c(k)` counts component `c`'s layouts with `k` mines; a frontier
+//! cell's mine weight replaces its component's `N_c` by the layouts with a
+//! mine on it; an interior cell is a mine in a fraction `(R − t)/I` of the
+//! interior layouts left by a frontier total `t`, so all interior cells
+//! share one probability. Under a density, the components are independent:
+//! a component's layouts with `k` mines weigh `λ^k`, `λ = D/(1 − D)`, and
+//! an interior cell is a mine with probability `D`.
+//!
+//! # How
+//!
+//! 1. [`System::build`] gives the equations, the components and the
+//!    interior; each component's cells are grouped by the set of equations
+//!    they lie in (binomial multiplicities) and its groups put in an
+//!    elimination order (`component.rs`).
+//! 2. Per component, a forward programme along that order counts the
+//!    layouts of every prefix by state (the partial sums of the active
+//!    equations) and mine count: `N_c(k)` at the end.
+//! 3. The outer programme (`outer.rs`) combines the counts over the total:
+//!    a balanced tree of convolutions, then, going down, each component's
+//!    *outside weight* `ω_c(k)` (what the rest of the board contributes when
+//!    the component holds `k` mines), the interior's mine and safe weights,
+//!    and `log2 Z`. Under a density, `ω_c(k) = λ^k` (up to a common factor).
+//! 4. Per component, a backward programme given `ω_c` gives each group's
+//!    mine weight and safe weight; a cell's probability is
+//!    `mine / (mine + safe)`.
+//! 5. The exact number of layouts is summed in big integers only when asked
+//!    ([`Probabilities::layouts`], `exact.rs`).
+//!
+//! The cost is linear in the board (building the system) plus, per
+//! component, `groups × states per layer × mine counts per layer` for each
+//! pass, plus the outer tree, `Σ` over its nodes of the product of its
+//! children's lengths (only components whose mine count can vary take
+//! part). Nothing is enumerated; no component is too large to be counted
+//! exactly, only too slow ([`Budget`]).
+//!
+//! # Accuracy
+//!
+//! Every probability is within [`ACCURACY`] (`1e-12`) of the exact
+//! fraction, and exactly 0 or 1 iff the cell is forced (no layout has a
+//! mine on it, or every layout has). The proof:
+//!
+//! - **Positive terms.** Every quantity computed is a sum of products of
+//!   non-negative numbers. In floating point each operation rounds once,
+//!   `fl(a ∘ b) = (a ∘ b)(1 + δ)`, `|δ| ≤ unit`, as long as nothing
+//!   overflows or underflows. A product's value carries its factors'
+//!   `(1 + δ)`s and its own; a sum of positive terms lies between the
+//!   smallest and largest of its terms' relative errors, times its own
+//!   `(1 + δ)`. So every computed value is the exact one times
+//!   `Π (1 + δ_i)` with `Σ |δ_i| ≤ E`, where `E` is tallied per layer as
+//!   the programmes run (per product and per addition along the longest
+//!   chain, in `component.rs` and `outer.rs`), and
+//!   `|Π (1 + δ_i) − 1| ≤ e^{E'} − 1` with `E' = E / (1 − unit)` (a
+//!   quotient's `1/(1 + δ)` is a `1 + δ'` with `|δ'| ≤ |δ|/(1 − unit)`).
+//!   The forward counts are integers: when every one of them is below
+//!   `2^53` they were computed exactly in `f64` and their `E` is 0.
+//! - **A probability** is `p = m / (m + s)` with `m`, `s` the mine and
+//!   safe weights: `Σ|δ| ≤ 2E + unit` for the quotient of the computed
+//!   weights, plus three `f64` roundings to produce it, so
+//!   `|p̂ − p| ≤ p (e^{E'} − 1) ≤ e^{E'} − 1`. The bound is computed for
+//!   every group and the interior; [`Probabilities::error_bound`] is their
+//!   maximum plus `2^-53` (the nudges below).
+//! - **No overflow, no underflow.** `f64` is used only where no value can
+//!   leave `[2^-1022, 2^1000]`:
+//!   - with the total and at most 1000 closed cells, everything is `f64`:
+//!     every value is a count of (partial) layouts times a ratio of
+//!     binomials `C(I, m) / C(I, m_ref) ∈ [1, 2^I]`, so it lies in
+//!     `[1, 2^1000]` or is 0 ([`Precision::F64`]);
+//!   - otherwise the outer programme runs in [`number::Wide`]
+//!     (double-double mantissa, 64-bit exponent: no overflow or underflow,
+//!     unit `16 · 2^-106`), and so does each component that needs it; a
+//!     component of `n` cells runs in `f64` when `n ≤ 900` with the total
+//!     (counts below `2^n`; its outside weights scaled to at most 1, and a
+//!     positive one below `2^-1022` raised to it, which moves each weight
+//!     by at most `2^-1022` and a probability by at most `2^(n − 1020)`,
+//!     added to its bound), or when `n (1 + |log2 λ|) ≤ 1000` with a
+//!     density (weights `λ^k` in `[2^-1000, 1]` relative to the largest)
+//!     ([`Precision::Mixed`], or `F64` when every component is `f64`).
+//! - **Fallback.** If the bound exceeds [`ACCURACY`] (very long
+//!   components), the position is computed again with every component in
+//!   `Wide` ([`Precision::DoubleDouble`]); a `Wide` bound above it (beyond
+//!   any position that finishes) is refused
+//!   ([`ProbabilityError::Inaccurate`]).
+//! - **Zero and one.** A weight is zero in floating point iff it is zero
+//!   exactly: no value underflows, and a sum or product of positive values
+//!   is positive. So `p̂ = 0` iff `m = 0` (forced safe) and `p̂ = 1` iff
+//!   `s = 0` (forced mine). A non-forced cell whose quotient rounds to 0 or
+//!   1 is nudged to the nearest representable value inside `(0, 1)`
+//!   (within `2^-53` of the rounded one). So no probability is NaN or
+//!   outside `[0, 1]`, and forced cells agree with the complete analysis
+//!   of [`crate::methods::hypotheses`] (tested).
+//!
+//! # Reuse
+//!
+//! [`Probabilities`] keeps its buffers from one call to the next (a player
+//! asks many times per game); the exact count of layouts, which needs big
+//! integers, is computed only by [`Probabilities::layouts`].
+
+mod component;
+mod exact;
+pub mod number;
+mod outer;
+
+use crate::board::{Board, Contradiction};
+use crate::budget::{Budget, OverBudget};
+use crate::constraints::System;
+use component::{backward, forward, BackScratch, Failure, GroupWeights, KeyScratch, Layers};
+use component::{Plan, PlanScratch};
+use num_bigint::BigUint;
+use number::{Count, Num, Wide, U64};
+use outer::{combine, Counts};
+use std::fmt;
+
+/// Every probability is within this of the exact fraction.
+pub const ACCURACY: f64 = 1e-12;
+
+/// Largest `log2` magnitude the `f64` path may meet (see the module doc).
+const F64_RANGE_BITS: f64 = 1000.0;
+
+/// Why no probabilities were computed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProbabilityError {
+    /// No layout fits the position.
+    Contradiction(Contradiction),
+    /// The counting ran out of time or memory.
+    OverBudget(OverBudget),
+    /// The position does not state the total, and no density was given.
+    NoMineCount,
+    /// A density outside `(0, 1)`.
+    BadDensity(f64),
+    /// The proven error bound exceeds [`ACCURACY`] even in double-double.
+    Inaccurate(f64),
+}
+
+impl fmt::Display for ProbabilityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbabilityError::Contradiction(c) => write!(f, "no mine layout fits: {}", c.reason),
+            ProbabilityError::OverBudget(e) => e.fmt(f),
+            ProbabilityError::NoMineCount => write!(
+                f,
+                "the position does not give the total number of mines and no density was given"
+            ),
+            ProbabilityError::BadDensity(d) => {
+                write!(f, "density {d} is not strictly between 0 and 1")
+            }
+            ProbabilityError::Inaccurate(b) => write!(
+                f,
+                "the probabilities could only be guaranteed within {b:e}, above {ACCURACY:e}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ProbabilityError {}
+
+/// The arithmetic the last computation used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// `f64` (the fast path).
+    F64,
+    /// Double-double with a 64-bit exponent ([`number::Wide`]).
+    DoubleDouble,
+    /// The outer programme in double-double, each component in `f64` when
+    /// its values stay in range, in double-double when not.
+    Mixed,
+}
+
+/// How layouts are weighed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Mode {
+    /// The total is known: `remaining` mines on the closed cells.
+    Total { remaining: u64 },
+    /// Each closed cell is a mine with this chance, independently, given
+    /// the numbers.
+    Density(f64),
+}
+
+/// The mine probabilities of a position, with buffers reused between calls.
+///
+/// ```
+/// use sapper_engine::budget::Budget;
+/// use sapper_engine::probabilities::Probabilities;
+/// use sapper_engine::{Board, Cell, Grid};
+///
+/// // `? 1 ?` with one mine in total: each side holds it half the time.
+/// let cells = vec![Cell::Unknown, Cell::Revealed(1), Cell::Unknown];
+/// let board = Board::new(Grid::new(1, 3), cells, Some(1));
+/// let mut p = Probabilities::new();
+/// p.compute(&board, None, &Budget::unlimited()).unwrap();
+/// assert_eq!(p.probability(0), Some(0.5));
+/// assert_eq!(p.probability(1), None); // not closed
+/// assert_eq!(p.layouts(&Budget::unlimited()).unwrap().to_string(), "2");
+/// ```
+#[derive(Default)]
+pub struct Probabilities {
+    /// Per cell of the grid; NaN for cells that are not closed.
+    per_cell: Vec<f64>,
+    closed: Vec<u32>,
+    log10_layouts: f64,
+    error_bound: f64,
+    /// Kept for [`Probabilities::layouts`].
+    system: Option<System>,
+    /// The first `plans` plans are the current components'.
+    plan_pool: Vec<Plan>,
+    plans: usize,
+    known_counts: Vec<Option<(u32, Vec<u64>)>>,
+    mode: Option<Mode>,
+    interior: u64,
+    precision: Option<Precision>,
+    /// Buffers.
+    plan_scratch: PlanScratch,
+    work: Work,
+}
+
+/// What one run writes.
+struct Output<'a> {
+    per_cell: &'a mut [f64],
+    error_bound: f64,
+    log2_layouts: f64,
+    known_counts: &'a mut Vec<Option<(u32, Vec<u64>)>>,
+}
+
+impl Probabilities {
+    pub fn new() -> Probabilities {
+        Probabilities::default()
+    }
+
+    /// Computes the probabilities of `board`: with its total if it states
+    /// one, else with `density`; neither is an error. On success the
+    /// accessors answer for this board until the next call.
+    pub fn compute(
+        &mut self,
+        board: &Board,
+        density: Option<f64>,
+        budget: &Budget,
+    ) -> Result<(), ProbabilityError> {
+        self.compute_within(board, density, budget, ACCURACY, false)
+    }
+
+    /// [`Probabilities::compute`] with the accuracy to guarantee, and a
+    /// switch to skip the `f64` path (tests).
+    fn compute_within(
+        &mut self,
+        board: &Board,
+        density: Option<f64>,
+        budget: &Budget,
+        accuracy: f64,
+        wide_only: bool,
+    ) -> Result<(), ProbabilityError> {
+        let n = board.grid().len();
+        self.per_cell.clear();
+        self.per_cell.resize(n, f64::NAN);
+        self.closed.clear();
+        self.closed
+            .extend((0..n as u32).filter(|&i| board.cell(i).is_unknown()));
+        self.system = None;
+        self.mode = None;
+        self.precision = None;
+        self.error_bound = 0.0;
+        let mode = match board.remaining_mines() {
+            Some(r) if r < 0 => return Err(contradiction(board)),
+            Some(r) => Mode::Total {
+                remaining: r as u64,
+            },
+            None => match density {
+                Some(d) if d > 0.0 && d < 1.0 => Mode::Density(d),
+                Some(d) => return Err(ProbabilityError::BadDensity(d)),
+                None => return Err(ProbabilityError::NoMineCount),
+            },
+        };
+        let system = System::build(board).map_err(ProbabilityError::Contradiction)?;
+        let components = system.components();
+        self.plan_scratch.prepare(&system);
+        // Plans (and below, layers) keep their buffers from call to call.
+        if self.plan_pool.len() < components.len() {
+            self.plan_pool.resize_with(components.len(), Plan::default);
+        }
+        self.plans = components.len();
+        for (plan, component) in self.plan_pool.iter_mut().zip(&components) {
+            plan.rebuild(&system, component, &mut self.plan_scratch);
+        }
+        let plans = &self.plan_pool[..self.plans];
+        self.interior = system.interior().len() as u64;
+        let mut out = Output {
+            per_cell: &mut self.per_cell,
+            error_bound: 0.0,
+            log2_layouts: 0.0,
+            known_counts: &mut self.known_counts,
+        };
+        let closed = self.closed.len();
+        let mut precision = Precision::DoubleDouble;
+        let mut done = false;
+        if !wide_only {
+            precision = run(
+                &system,
+                plans,
+                mode,
+                self.interior,
+                closed,
+                budget,
+                &mut self.work,
+                &mut out,
+                false,
+            )
+            .map_err(|f| failure(f, board))?;
+            done = out.error_bound <= accuracy;
+        }
+        if !done {
+            out.error_bound = 0.0;
+            precision = run(
+                &system,
+                plans,
+                mode,
+                self.interior,
+                closed,
+                budget,
+                &mut self.work,
+                &mut out,
+                true,
+            )
+            .map_err(|f| failure(f, board))?;
+            if out.error_bound > accuracy {
+                return Err(ProbabilityError::Inaccurate(out.error_bound));
+            }
+        }
+        self.precision = Some(precision);
+        self.error_bound = out.error_bound;
+        self.log10_layouts = out.log2_layouts * std::f64::consts::LOG10_2;
+        self.system = Some(system);
+        self.mode = Some(mode);
+        Ok(())
+    }
+
+    /// The arithmetic the last successful computation used.
+    pub fn precision(&self) -> Option<Precision> {
+        self.precision
+    }
+
+    /// The mine probability of `cell`, `None` if it is not closed.
+    #[inline]
+    pub fn probability(&self, cell: u32) -> Option<f64> {
+        let p = self.per_cell[cell as usize];
+        (!p.is_nan()).then_some(p)
+    }
+
+    /// Every cell's mine probability in cell order, NaN for the cells that
+    /// are not closed (a view for bulk output; [`Probabilities::probability`]
+    /// answers one cell).
+    pub fn per_cell(&self) -> &[f64] {
+        &self.per_cell
+    }
+
+    /// The closed cells, in cell order.
+    pub fn closed_cells(&self) -> &[u32] {
+        &self.closed
+    }
+
+    /// `log10` of the number of layouts (with a density: of the layouts
+    /// that fit the numbers and flags, any number of mines).
+    pub fn log10_layouts(&self) -> f64 {
+        self.log10_layouts
+    }
+
+    /// A proven bound on `|computed − exact|` of every probability (at
+    /// most [`ACCURACY`]).
+    pub fn error_bound(&self) -> f64 {
+        self.error_bound
+    }
+
+    /// The closed cells of least mine probability, in cell order: the
+    /// forced-safe cells if there are any, else every cell within twice
+    /// the error bound of the least probability (closer than that, the
+    /// computation cannot tell them apart).
+    pub fn safest(&self) -> Vec<u32> {
+        let mut least = f64::INFINITY;
+        let mut cells = Vec::new();
+        let slack = 2.0 * self.error_bound;
+        for &c in &self.closed {
+            let p = self.per_cell[c as usize];
+            if p < least {
+                // A new least: keep the earlier cells still within reach.
+                least = p;
+                let reach = if least == 0.0 { 0.0 } else { least + slack };
+                cells.retain(|&d: &u32| self.per_cell[d as usize] <= reach);
+            }
+            let reach = if least == 0.0 { 0.0 } else { least + slack };
+            if p <= reach {
+                cells.push(c);
+            }
+        }
+        cells
+    }
+
+    /// The exact number of layouts (with a density: of the layouts that
+    /// fit the numbers and flags, any number of mines), after a successful
+    /// [`Probabilities::compute`]. Big integers: an expert position has
+    /// about `10^100` layouts.
+    pub fn layouts(&mut self, budget: &Budget) -> Result<BigUint, ProbabilityError> {
+        let (Some(system), Some(mode)) = (&self.system, self.mode) else {
+            panic!("Probabilities::layouts before a successful compute");
+        };
+        exact::layouts(
+            system,
+            &self.plan_pool[..self.plans],
+            &self.known_counts,
+            mode,
+            self.interior,
+            &mut self.work.keys,
+            budget,
+        )
+        .map_err(ProbabilityError::OverBudget)
+    }
+}
+
+/// The contradiction of a board no layout fits, as the complete analysis
+/// words it (only reached on such boards).
+fn contradiction(board: &Board) -> ProbabilityError {
+    let mut out = Vec::new();
+    match crate::methods::hypotheses::find(board, None, &mut out) {
+        Err(c) => ProbabilityError::Contradiction(c),
+        Ok(()) => {
+            unreachable!("hypotheses is complete: a board without layouts is a contradiction")
+        }
+    }
+}
+
+fn failure(f: Failure, board: &Board) -> ProbabilityError {
+    match f {
+        Failure::NoLayout => contradiction(board),
+        Failure::OverBudget(e) => ProbabilityError::OverBudget(e),
+    }
+}
+
+/// Buffers of the programmes, per number type, reused between calls.
+#[derive(Default)]
+struct Work {
+    keys: KeyScratch,
+    layers_f64: Vec<Layers<f64>>,
+    layers_wide: Vec<Layers<Wide>>,
+    back_f64: BackScratch<f64>,
+    back_wide: BackScratch<Wide>,
+    groups_f64: Vec<GroupWeights<f64>>,
+    groups_wide: Vec<GroupWeights<Wide>>,
+}
+
+/// The number type of one component's programmes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    F64,
+    Wide,
+}
+
+/// A component's counts from its forward pass, in its own type.
+fn forward_counts(work: &Work, c: usize, kind: Kind) -> (u32, Vec<Wide>, f64) {
+    match kind {
+        Kind::F64 => {
+            let (lo, n, err) = work.layers_f64[c].counts();
+            (lo, n.iter().map(|&x| Wide::from_f64(x)).collect(), err)
+        }
+        Kind::Wide => {
+            let (lo, n, err) = work.layers_wide[c].counts();
+            (lo, n.to_vec(), err)
+        }
+    }
+}
+
+/// One full computation (see the module doc, "Accuracy"): everything in
+/// `f64` for a small position with its total; otherwise the outer
+/// programme in `Wide` and each component in `f64` when its values cannot
+/// leave the range, in `Wide` if not (`all_wide`: every component in
+/// `Wide`). Returns the precision used.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    system: &System,
+    plans: &[Plan],
+    mode: Mode,
+    interior: u64,
+    closed: usize,
+    budget: &Budget,
+    work: &mut Work,
+    out: &mut Output<'_>,
+    all_wide: bool,
+) -> Result<Precision, Failure> {
+    if let Mode::Total { remaining } = mode {
+        if !all_wide && closed as f64 <= F64_RANGE_BITS {
+            run_total_f64(system, plans, remaining, interior, budget, work, out)?;
+            return Ok(Precision::F64);
+        }
+    }
+    let kinds: Vec<Kind> = plans
+        .iter()
+        .map(|p| {
+            let bits = match mode {
+                Mode::Total { .. } => p.cells() as f64 + F64_WEIGHT_MARGIN_BITS,
+                Mode::Density(d) => p.cells() as f64 * (1.0 + (d / (1.0 - d)).log2().abs()),
+            };
+            if all_wide || bits > F64_RANGE_BITS {
+                Kind::Wide
+            } else {
+                Kind::F64
+            }
+        })
+        .collect();
+    if work.layers_f64.len() < plans.len() {
+        work.layers_f64.resize_with(plans.len(), Layers::default);
+    }
+    if work.layers_wide.len() < plans.len() {
+        work.layers_wide.resize_with(plans.len(), Layers::default);
+    }
+    let mut held = 0;
+    for (c, plan) in plans.iter().enumerate() {
+        held += match kinds[c] {
+            Kind::F64 => {
+                let l = &mut work.layers_f64[c];
+                forward(plan, system, &mut work.keys, budget, held, l)?;
+                l.bytes()
+            }
+            Kind::Wide => {
+                let l = &mut work.layers_wide[c];
+                forward(plan, system, &mut work.keys, budget, held, l)?;
+                l.bytes()
+            }
+        };
+    }
+    out.known_counts.clear();
+    for (c, &kind) in kinds.iter().enumerate() {
+        out.known_counts.push(match kind {
+            Kind::F64 => exact_counts(&work.layers_f64[c]),
+            Kind::Wide => None,
+        });
+    }
+    let counts: Vec<(u32, Vec<Wide>, f64)> = (0..plans.len())
+        .map(|c| forward_counts(work, c, kinds[c]))
+        .collect();
+    // Each component's outside weights, in `Wide`.
+    let (omegas, omega_errs): (Vec<Vec<Wide>>, Vec<f64>) = match mode {
+        Mode::Total { remaining } => {
+            let views: Vec<Counts<'_, Wide>> = counts
+                .iter()
+                .map(|(lo, n, err)| Counts {
+                    lo: *lo,
+                    counts: n,
+                    err: *err,
+                })
+                .collect();
+            let combined = combine(&views, remaining, interior, budget, &mut work.keys)?;
+            if let Some(w) = &combined.interior {
+                let (p, b) = probability(w);
+                out.error_bound = out.error_bound.max(b);
+                for &cell in system.interior() {
+                    out.per_cell[cell as usize] = p;
+                }
+            }
+            out.log2_layouts = combined.log2_layouts;
+            (combined.omega, combined.omega_err)
+        }
+        Mode::Density(d) => {
+            let mut log2_layouts = interior as f64;
+            let weights = counts
+                .iter()
+                .map(|(_, n, err)| {
+                    let total = n.iter().fold(Wide::ZERO, |a, &x| a.add(x));
+                    log2_layouts += total.log2();
+                    let _ = err;
+                    density_weights::<Wide>(d, n.len())
+                })
+                .unzip();
+            for &cell in system.interior() {
+                out.per_cell[cell as usize] = d;
+            }
+            out.log2_layouts = log2_layouts;
+            weights
+        }
+    };
+    for (c, plan) in plans.iter().enumerate() {
+        let bound = match kinds[c] {
+            Kind::Wide => {
+                backward(
+                    plan,
+                    system,
+                    &work.layers_wide[c],
+                    &omegas[c],
+                    omega_errs[c],
+                    &mut work.back_wide,
+                    &mut work.keys,
+                    budget,
+                    &mut work.groups_wide,
+                )?;
+                set_groups(plan, system, &work.groups_wide, out.per_cell)
+            }
+            Kind::F64 => {
+                // The weights scaled to at most 1 and rounded to f64; a
+                // positive weight below the normal range is raised to
+                // 2^-1022 so that zero stays "no layout" (see "Accuracy").
+                let (omega, err, raised) = to_f64_weights(&omegas[c], omega_errs[c]);
+                backward(
+                    plan,
+                    system,
+                    &work.layers_f64[c],
+                    &omega,
+                    err,
+                    &mut work.back_f64,
+                    &mut work.keys,
+                    budget,
+                    &mut work.groups_f64,
+                )?;
+                let raised = if raised {
+                    raised_weight_error(plan.cells())
+                } else {
+                    0.0
+                };
+                set_groups(plan, system, &work.groups_f64, out.per_cell) + raised
+            }
+        };
+        out.error_bound = out.error_bound.max(bound);
+    }
+    out.error_bound += U64;
+    Ok(if kinds.iter().all(|&k| k == Kind::Wide) {
+        Precision::DoubleDouble
+    } else if kinds.iter().all(|&k| k == Kind::F64) && matches!(mode, Mode::Density(_)) {
+        Precision::F64
+    } else {
+        Precision::Mixed
+    })
+}
+
+/// The density weights of a component's counts `lo..lo + len`: `λ^k`
+/// relative to the largest, so all in `(0, 1]`: `λ^(k − lo)` when `λ ≤ 1`,
+/// `λ^-(lo + len − 1 − k)` when not; `λ = D/(1 − D)` takes two roundings
+/// (three for its inverse) and each power one more.
+fn density_weights<T: Num>(d: f64, len: usize) -> (Vec<T>, f64) {
+    let lambda = d / (1.0 - d);
+    let falling = lambda <= 1.0;
+    let step = T::from_f64(if falling { lambda } else { 1.0 / lambda });
+    let step_err = if falling { 2.0 } else { 3.0 } * U64;
+    let mut omega = vec![T::zero(); len];
+    let mut w = T::one();
+    for k in 0..len {
+        let at = if falling { k } else { len - 1 - k };
+        omega[at] = w;
+        w = w.mul(step);
+    }
+    (omega, (step_err + T::UNIT) * len as f64)
+}
+
+/// Margin kept below `F64_RANGE_BITS` for a component computed in `f64`
+/// under outside weights from `Wide`: its counts stay below `2^n`, its
+/// weights in `[2^-1022, 1]`, and raising a weight below `2^-1022` changes
+/// its probabilities by at most `2^(n − 1020)` (see `raised_weight_error`).
+const F64_WEIGHT_MARGIN_BITS: f64 = 100.0;
+
+/// `Wide` outside weights as `f64` relative to their largest (a power of
+/// two, exact), rounded once; positive ones below `2^-1022` raised to it
+/// (the third value says whether any was).
+fn to_f64_weights(omega: &[Wide], err: f64) -> (Vec<f64>, f64, bool) {
+    let top = omega
+        .iter()
+        .filter(|w| !w.is_zero())
+        .map(|w| w.log2().floor() as i64)
+        .max()
+        .unwrap_or(0);
+    let mut raised = false;
+    let converted = omega
+        .iter()
+        .map(|&w| {
+            if w.is_zero() {
+                return 0.0;
+            }
+            let x = w.to_f64_scaled(top + 1);
+            if x < f64::MIN_POSITIVE {
+                raised = true;
+                return f64::MIN_POSITIVE;
+            }
+            x
+        })
+        .collect();
+    (converted, err + U64, raised)
+}
+
+/// The most raising weights below `2^-1022` to `2^-1022` can move a
+/// probability of a component of `n` cells: the mine and safe weights
+/// change by at most `2^-1022 · 2^n` each (at most `2^n` layouts), while
+/// their sum is at least the largest weight, `≥ 1/2`.
+fn raised_weight_error(n: usize) -> f64 {
+    (2.0f64).powi(n as i32 - 1020)
+}
+
+/// A component's counts as integers when the forward pass held them
+/// exactly.
+fn exact_counts(layers: &Layers<f64>) -> Option<(u32, Vec<u64>)> {
+    let (lo, counts, err) = layers.counts();
+    if err != 0.0 {
+        return None;
+    }
+    let ints: Option<Vec<u64>> = counts.iter().map(|x| x.exact_u64()).collect();
+    ints.map(|v| (lo, v))
+}
+
+/// Everything in `f64`: a position with its total and at most 1000 closed
+/// cells, where no value can leave `[1, 2^1000]` (see "Accuracy").
+fn run_total_f64(
+    system: &System,
+    plans: &[Plan],
+    remaining: u64,
+    interior: u64,
+    budget: &Budget,
+    work: &mut Work,
+    out: &mut Output<'_>,
+) -> Result<(), Failure> {
+    if work.layers_f64.len() < plans.len() {
+        work.layers_f64.resize_with(plans.len(), Layers::default);
+    }
+    let layers = &mut work.layers_f64[..plans.len()];
+    let mut held = 0;
+    for (plan, l) in plans.iter().zip(layers.iter_mut()) {
+        forward(plan, system, &mut work.keys, budget, held, l)?;
+        held += l.bytes();
+    }
+    let layers = &work.layers_f64[..plans.len()];
+    out.known_counts.clear();
+    out.known_counts.extend(layers.iter().map(exact_counts));
+    let counts: Vec<Counts<'_, f64>> = layers
+        .iter()
+        .map(|l| {
+            let (lo, counts, err) = l.counts();
+            Counts { lo, counts, err }
+        })
+        .collect();
+    let combined = combine(&counts, remaining, interior, budget, &mut work.keys)?;
+    let mut bound = 0.0f64;
+    for (c, plan) in plans.iter().enumerate() {
+        backward(
+            plan,
+            system,
+            &layers[c],
+            &combined.omega[c],
+            combined.omega_err[c],
+            &mut work.back_f64,
+            &mut work.keys,
+            budget,
+            &mut work.groups_f64,
+        )?;
+        bound = bound.max(set_groups(plan, system, &work.groups_f64, out.per_cell));
+    }
+    if let Some(w) = combined.interior {
+        let (p, b) = probability(&w);
+        bound = bound.max(b);
+        for &cell in system.interior() {
+            out.per_cell[cell as usize] = p;
+        }
+    }
+    out.log2_layouts = combined.log2_layouts;
+    out.error_bound = bound + U64;
+    Ok(())
+}
+
+/// Writes the probability of every group's cells; returns the largest
+/// error bound.
+fn set_groups<T: Num>(
+    plan: &Plan,
+    system: &System,
+    groups: &[GroupWeights<T>],
+    per_cell: &mut [f64],
+) -> f64 {
+    let mut bound = 0.0f64;
+    for (i, w) in groups.iter().enumerate() {
+        let (p, b) = probability(w);
+        bound = bound.max(b);
+        for &var in plan.group(i) {
+            per_cell[system.cell(var) as usize] = p;
+        }
+    }
+    bound
+}
+
+/// `mine / (mine + safe)` and its error bound (see "Accuracy").
+fn probability<T: Num>(w: &GroupWeights<T>) -> (f64, f64) {
+    if w.mine.is_zero() {
+        return (0.0, 0.0);
+    }
+    if w.safe.is_zero() {
+        return (1.0, 0.0);
+    }
+    let p = T::ratio(w.mine, w.mine.add(w.safe));
+    let deltas = 2.0 * w.err + T::UNIT + 3.0 * U64;
+    let bound = (deltas / (1.0 - U64)).exp_m1() + f64::from_bits(1);
+    // Neither forced: keep it strictly inside (0, 1).
+    (p.clamp(f64::from_bits(1), 1.0 - U64), bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Cell;
+    use crate::grid::Grid;
+
+    /// A deterministic mid-game position: `h×w` with `mines` mines (xorshift
+    /// from `seed`), opened by `clicks` game-like clicks on safe cells.
+    fn played(h: usize, w: usize, mines: usize, clicks: usize, seed: u64) -> Board {
+        let grid = Grid::new(h, w);
+        let n = grid.len();
+        let mut s = seed | 1;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut mine = vec![false; n];
+        let mut placed = 0;
+        while placed < mines {
+            let i = (next() % n as u64) as usize;
+            if !mine[i] {
+                mine[i] = true;
+                placed += 1;
+            }
+        }
+        let number = |i: u32| {
+            grid.neighbours(i)
+                .iter()
+                .filter(|&&x| mine[x as usize])
+                .count() as u8
+        };
+        let mut cells = vec![Cell::Unknown; n];
+        for _ in 0..clicks {
+            let start = (next() % n as u64) as u32;
+            if mine[start as usize] {
+                continue;
+            }
+            let mut stack = vec![start];
+            while let Some(c) = stack.pop() {
+                if cells[c as usize] != Cell::Unknown {
+                    continue;
+                }
+                let v = number(c);
+                cells[c as usize] = Cell::Revealed(v);
+                if v == 0 {
+                    stack.extend(grid.neighbours(c).iter().copied());
+                }
+            }
+        }
+        Board::new(grid, cells, Some(mines as u32))
+    }
+
+    fn compute(board: &Board, density: Option<f64>, accuracy: f64, wide: bool) -> Probabilities {
+        let mut p = Probabilities::new();
+        p.compute_within(board, density, &Budget::unlimited(), accuracy, wide)
+            .unwrap();
+        p
+    }
+
+    /// Both computations agree within the sum of their bounds, with the
+    /// same forced cells and the same count.
+    fn assert_agree(a: &mut Probabilities, b: &mut Probabilities) {
+        assert_eq!(a.closed_cells(), b.closed_cells());
+        for &c in a.closed_cells() {
+            let (x, y) = (a.probability(c).unwrap(), b.probability(c).unwrap());
+            assert!(
+                (x - y).abs() <= a.error_bound() + b.error_bound(),
+                "cell {c}: {x} vs {y}"
+            );
+            assert_eq!(x == 0.0, y == 0.0);
+            assert_eq!(x == 1.0, y == 1.0);
+        }
+        assert!((a.log10_layouts() - b.log10_layouts()).abs() < 1e-9);
+        let budget = Budget::unlimited();
+        assert_eq!(a.layouts(&budget).unwrap(), b.layouts(&budget).unwrap());
+    }
+
+    #[test]
+    fn double_double_agrees_with_f64_on_expert_positions() {
+        for seed in 1..40 {
+            let board = played(16, 30, 99, 1 + seed as usize % 12, seed);
+            let mut fast = compute(&board, None, ACCURACY, false);
+            let mut wide = compute(&board, None, ACCURACY, true);
+            assert_eq!(fast.precision(), Some(Precision::F64));
+            assert_eq!(wide.precision(), Some(Precision::DoubleDouble));
+            assert!(wide.error_bound() < 1e-15, "{}", wide.error_bound());
+            assert_agree(&mut fast, &mut wide);
+            let without = Board::new(board.grid(), board.cells().to_vec(), None);
+            let mut fast = compute(&without, Some(0.2), ACCURACY, false);
+            let mut wide = compute(&without, Some(0.2), ACCURACY, true);
+            assert_agree(&mut fast, &mut wide);
+        }
+    }
+
+    #[test]
+    fn an_f64_bound_above_the_accuracy_asked_falls_back_to_double_double() {
+        let board = played(16, 30, 99, 6, 7);
+        let fast = compute(&board, None, ACCURACY, false);
+        assert_eq!(fast.precision(), Some(Precision::F64));
+        assert!(fast.error_bound() > 1e-15, "{}", fast.error_bound());
+        let mut strict = compute(&board, None, 1e-15, false);
+        assert_eq!(strict.precision(), Some(Precision::DoubleDouble));
+        assert!(strict.error_bound() <= 1e-15);
+        let mut fast = fast;
+        assert_agree(&mut fast, &mut strict);
+        // Nothing meets an accuracy below the last rounding to f64.
+        let mut p = Probabilities::new();
+        let err = p
+            .compute_within(&board, None, &Budget::unlimited(), 1e-17, false)
+            .unwrap_err();
+        assert!(matches!(err, ProbabilityError::Inaccurate(b) if b > 1e-17));
+    }
+
+    #[test]
+    fn beyond_a_thousand_closed_cells_the_count_is_double_double_and_exact() {
+        // 40×40, no number: every cell holds a mine with chance 400/1600.
+        let grid = Grid::new(40, 40);
+        let board = Board::new(grid, vec![Cell::Unknown; 1600], Some(400));
+        let mut p = compute(&board, None, ACCURACY, false);
+        assert_eq!(p.precision(), Some(Precision::DoubleDouble));
+        assert!(p
+            .closed_cells()
+            .iter()
+            .all(|&c| p.probability(c) == Some(0.25)));
+        let exact = p.layouts(&Budget::unlimited()).unwrap();
+        let digits = exact.to_string().len() as f64;
+        assert!((p.log10_layouts() - (digits - 1.0)).abs() < 1.0);
+        assert_eq!(exact, exact::binomial_for_tests(1600, 400));
+        // A revealed 1 in the corner: its three neighbours share one mine;
+        // the other 1596 cells share the remaining 399.
+        let mut cells = vec![Cell::Unknown; 1600];
+        cells[0] = Cell::Revealed(1);
+        let board = Board::new(grid, cells, Some(400));
+        let p = compute(&board, None, ACCURACY, false);
+        assert_eq!(p.precision(), Some(Precision::Mixed));
+        for c in [1, 40, 41] {
+            assert!((p.probability(c).unwrap() - 1.0 / 3.0).abs() <= 1e-15);
+        }
+        assert!((p.probability(1599).unwrap() - 399.0 / 1596.0).abs() <= 1e-15);
+    }
+
+    #[test]
+    fn f64_components_under_steep_outside_weights_agree_with_double_double() {
+        // 320×320: every other cell of row 1 revealed, over pseudo-random
+        // mines in rows 0 to 2 (one component of 800 cells whose mine count
+        // can vary widely), and 101,440 interior cells holding 60 mines.
+        // A frontier total t leaves C(I, R − t) interior layouts: over the
+        // component's totals the outside weights span far more than 2^1022,
+        // so some are raised to 2^-1022 in f64.
+        let (h, w) = (320, 320);
+        let grid = Grid::new(h, w);
+        let mut s = 0x1234_5678_9abc_def1u64;
+        let mut mine = vec![false; h * w];
+        for c in 0..w {
+            for r in 0..3 {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                mine[r * w + c] = (r != 1 || c % 2 == 1) && s % 10 < 3;
+            }
+        }
+        for k in 0..60 {
+            mine[(4 + k * 5) * w + (k * 37) % w] = true;
+        }
+        let mut cells = vec![Cell::Unknown; h * w];
+        for c in (0..w).step_by(2) {
+            let i = (w + c) as u32;
+            let n = grid
+                .neighbours(i)
+                .iter()
+                .filter(|&&x| mine[x as usize])
+                .count();
+            cells[w + c] = Cell::Revealed(n as u8);
+        }
+        let total = mine.iter().filter(|&&m| m).count() as u32;
+        let board = Board::new(grid, cells, Some(total));
+        let mut mixed = compute(&board, None, ACCURACY, false);
+        assert_eq!(mixed.precision(), Some(Precision::Mixed));
+        let mut wide = compute(&board, None, ACCURACY, true);
+        assert_agree(&mut mixed, &mut wide);
+    }
+
+    #[test]
+    fn an_extreme_density_is_counted_in_double_double() {
+        // A closed row of 12 over its numbers: one component of 12 cells;
+        // D = 1e-30 needs 12 · (1 + 99.7) bits, beyond f64's safe range.
+        let w = 12;
+        let truth: [usize; 4] = [0, 4, 8, 11];
+        let grid = Grid::new(2, w);
+        let mut cells = vec![Cell::Unknown; 2 * w];
+        for c in 0..w {
+            let n = truth.iter().filter(|&&m| m.abs_diff(c) <= 1).count();
+            cells[w + c] = Cell::Revealed(n as u8);
+        }
+        let board = Board::new(grid, cells, None);
+        let d: f64 = 1e-30;
+        let p = compute(&board, Some(d), ACCURACY, false);
+        assert_eq!(p.precision(), Some(Precision::DoubleDouble));
+        // Enumeration: layouts by mine count, weighed by λ^(k − k_min).
+        let fits = |layout: u32| {
+            (0..w).all(|c| {
+                let Cell::Revealed(n) = board.cell((w + c) as u32) else {
+                    unreachable!()
+                };
+                let around = (c.saturating_sub(1)..=(c + 1).min(w - 1))
+                    .filter(|&x| layout >> x & 1 == 1)
+                    .count();
+                around == n as usize
+            })
+        };
+        let layouts: Vec<u32> = (0..1u32 << w).filter(|&l| fits(l)).collect();
+        let k_min = layouts.iter().map(|l| l.count_ones()).min().unwrap();
+        let lambda = d / (1.0 - d);
+        let weight = |l: u32| lambda.powi((l.count_ones() - k_min) as i32);
+        let all: f64 = layouts.iter().map(|&l| weight(l)).sum();
+        for x in 0..w {
+            let mine: f64 = layouts
+                .iter()
+                .filter(|&&l| l >> x & 1 == 1)
+                .map(|&l| weight(l))
+                .sum();
+            let got = p.probability(x as u32).unwrap();
+            assert!(
+                (got - mine / all).abs() <= 1e-14,
+                "cell {x}: {got} vs {}",
+                mine / all
+            );
+            assert_eq!(got == 0.0, mine == 0.0);
+        }
+    }
+}

@@ -1,0 +1,617 @@
+//! Mine probabilities (`sapper_engine::probabilities`) against two
+//! independent computations written here:
+//!
+//! - **Enumeration** of every layout of the closed cells, on every small
+//!   random board (at most 20 closed cells; with and without flags, `*`
+//!   cells, the total): each probability equals the enumeration's fraction
+//!   within 1e-12 — exactly 0 or 1 where the fraction is — and the number of
+//!   layouts is the count, exactly.
+//! - **Backtracking per component**, on random expert (30×16/99) mid-game
+//!   positions: each frontier component's layouts are enumerated group by
+//!   group (cells with the same numbers around them, binomial
+//!   multiplicities), recursively, then combined over the total in exact
+//!   rationals. A different algorithm from the counter's path
+//!   decomposition; they must agree to 1e-12.
+//!
+//! Plus: probability exactly 0 or 1 exactly where the complete analysis
+//! (hypotheses, and `analyse` to its fixpoint) finds forced cells.
+
+#[path = "support/hyp_boards.rs"]
+mod hyp_boards;
+
+use hyp_boards::{
+    consistent, endgame, extreme_total, perturbed, played, real_size, recounted, sparse, wild, Case,
+};
+use num_bigint::BigUint;
+use proptest::prelude::*;
+use sapper_engine::budget::Budget;
+use sapper_engine::methods::{hypotheses, MethodTable};
+use sapper_engine::probabilities::{Probabilities, ProbabilityError, ACCURACY};
+use sapper_engine::solver::analyse_position;
+use sapper_engine::{Board, Cell, Value};
+
+// ---- enumeration ----
+
+/// Every layout of the closed cells that fits the numbers and flags (the
+/// total ignored), counted by mine count: `all[k]` layouts with `k` mines,
+/// `mine[x][k]` of them with a mine on closed cell `x` (index in `closed`).
+struct Enumerated {
+    closed: Vec<u32>,
+    all: Vec<u64>,
+    mine: Vec<Vec<u64>>,
+}
+
+fn enumerate(board: &Board) -> Enumerated {
+    let grid = board.grid();
+    let cells = board.cells();
+    let closed: Vec<u32> = (0..cells.len() as u32)
+        .filter(|&i| cells[i as usize] == Cell::Unknown)
+        .collect();
+    assert!(closed.len() <= 20);
+    let bit = |c: u32| closed.iter().position(|&x| x == c).map(|k| 1u32 << k);
+    let checks: Vec<(u32, i64)> = (0..cells.len() as u32)
+        .filter_map(|i| match cells[i as usize] {
+            Cell::Revealed(v) => {
+                let mut mask = 0;
+                let mut need = v as i64;
+                for &nb in &grid.neighbours(i) {
+                    match cells[nb as usize] {
+                        Cell::Mine => need -= 1,
+                        Cell::Unknown => mask |= bit(nb).unwrap(),
+                        _ => {}
+                    }
+                }
+                Some((mask, need))
+            }
+            _ => None,
+        })
+        .collect();
+    let n = closed.len();
+    let mut all = vec![0u64; n + 1];
+    let mut mine = vec![vec![0u64; n + 1]; n];
+    for layout in 0u32..1 << n {
+        if checks
+            .iter()
+            .all(|&(mask, need)| (layout & mask).count_ones() as i64 == need)
+        {
+            let k = layout.count_ones() as usize;
+            all[k] += 1;
+            for (x, m) in mine.iter_mut().enumerate() {
+                if layout >> x & 1 == 1 {
+                    m[k] += 1;
+                }
+            }
+        }
+    }
+    Enumerated { closed, all, mine }
+}
+
+/// What the enumeration says one cell's probability is: the exact fraction
+/// `(numerator, denominator)` with the total, or a float from at most 21
+/// terms with a density.
+enum Expected {
+    Fraction(u64, u64),
+    Weighted(f64, bool, bool), // value, can be a mine, can be safe
+}
+
+/// Compares the counter with the enumeration on one board, with its total
+/// if it has one, else with `density`.
+fn check_against_enumeration(board: &Board, density: f64) -> Result<(), TestCaseError> {
+    let e = enumerate(board);
+    let mut p = Probabilities::new();
+    let result = p.compute(board, Some(density), &Budget::unlimited());
+    let remaining = board.remaining_mines();
+    let layouts: u64 = match remaining {
+        Some(r) if r < 0 || r as usize >= e.all.len() => 0,
+        Some(r) => e.all[r as usize],
+        None => e.all.iter().sum(),
+    };
+    if layouts == 0 {
+        prop_assert!(
+            matches!(result, Err(ProbabilityError::Contradiction(_))),
+            "no layout fits, but the counter says {result:?} on {board:?}"
+        );
+        return Ok(());
+    }
+    prop_assert!(result.is_ok(), "{result:?} on {board:?}");
+    let lambda = density / (1.0 - density);
+    for (x, &cell) in e.closed.iter().enumerate() {
+        let expected = match remaining {
+            Some(r) => Expected::Fraction(e.mine[x][r as usize], layouts),
+            None => {
+                let weigh = |counts: &[u64]| -> f64 {
+                    counts
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &c)| c as f64 * lambda.powi(k as i32))
+                        .sum()
+                };
+                let m = weigh(&e.mine[x]);
+                let all = weigh(&e.all);
+                let mines: u64 = e.mine[x].iter().sum();
+                Expected::Weighted(m / all, mines > 0, mines < layouts)
+            }
+        };
+        let got = p
+            .probability(cell)
+            .expect("a closed cell has a probability");
+        prop_assert!((0.0..=1.0).contains(&got), "probability {got} of {cell}");
+        let (value, can_mine, can_safe) = match expected {
+            Expected::Fraction(m, all) => (m as f64 / all as f64, m > 0, m < all),
+            Expected::Weighted(v, m, s) => (v, m, s),
+        };
+        prop_assert_eq!(
+            got == 0.0,
+            !can_mine,
+            "cell {} got {} on {:?}",
+            cell,
+            got,
+            board
+        );
+        prop_assert_eq!(
+            got == 1.0,
+            !can_safe,
+            "cell {} got {} on {:?}",
+            cell,
+            got,
+            board
+        );
+        // The density's reference is itself a float sum: allow its error.
+        let slack = if remaining.is_some() {
+            ACCURACY
+        } else {
+            ACCURACY + 1e-14
+        };
+        prop_assert!(
+            (got - value).abs() <= slack,
+            "cell {cell}: {got} vs enumerated {value} on {board:?}"
+        );
+    }
+    for cell in 0..board.grid().len() as u32 {
+        if board.cell(cell) != Cell::Unknown {
+            prop_assert_eq!(p.probability(cell), None);
+        }
+    }
+    prop_assert!(p.error_bound() <= ACCURACY);
+    prop_assert!(((layouts as f64).log10() - p.log10_layouts()).abs() < 1e-9);
+    let exact = p.layouts(&Budget::unlimited()).unwrap();
+    prop_assert_eq!(exact, BigUint::from(layouts));
+    Ok(())
+}
+
+/// Both ways: the board as drawn (total or not), and the other way.
+fn both_ways(case: &Case, density: f64) -> Result<(), TestCaseError> {
+    check_against_enumeration(&case.board, density)?;
+    check_against_enumeration(&case.other_total(), density)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn probabilities_equal_the_enumerated_fractions_on_consistent_boards(
+        case in consistent(), density in 0.02f64..0.98) {
+        both_ways(&case, density)?;
+    }
+
+    #[test]
+    fn probabilities_equal_the_enumerated_fractions_in_play(
+        case in played(), density in 0.02f64..0.98) {
+        both_ways(&case, density)?;
+    }
+
+    #[test]
+    fn probabilities_equal_the_enumerated_fractions_in_endgames(
+        case in endgame(), density in 0.02f64..0.98) {
+        both_ways(&case, density)?;
+    }
+
+    #[test]
+    fn probabilities_equal_the_enumerated_fractions_on_sparse_boards(
+        case in sparse(), density in 0.02f64..0.98) {
+        both_ways(&case, density)?;
+    }
+
+    #[test]
+    fn probabilities_equal_the_enumerated_fractions_when_the_total_binds(
+        case in prop_oneof![recounted(), extreme_total()], density in 0.02f64..0.98) {
+        check_against_enumeration(&case.board, density)?;
+    }
+
+    #[test]
+    fn impossible_boards_are_contradictions_and_the_rest_match_enumeration(
+        case in prop_oneof![perturbed(), wild()], density in 0.02f64..0.98) {
+        check_against_enumeration(&case.board, density)?;
+    }
+}
+
+// ---- forced cells ----
+
+/// Probability exactly 0 or 1 exactly where hypotheses (complete) and the
+/// whole analysis find forced cells.
+fn check_forced(board: &Board) -> Result<(), TestCaseError> {
+    let mut p = Probabilities::new();
+    p.compute(board, Some(0.2), &Budget::unlimited()).unwrap();
+    let mut forced = Vec::new();
+    hypotheses::find(board, None, &mut forced).unwrap();
+    let mut from_probabilities: Vec<(u32, Value)> = p
+        .closed_cells()
+        .iter()
+        .filter_map(|&c| match p.probability(c).unwrap() {
+            0.0 => Some((c, Value::Safe)),
+            1.0 => Some((c, Value::Mine)),
+            _ => None,
+        })
+        .collect();
+    from_probabilities.sort_unstable();
+    let from_hypotheses: Vec<(u32, Value)> = forced.iter().map(|f| (f.cell, f.value)).collect();
+    prop_assert_eq!(&from_probabilities, &from_hypotheses);
+    let analysis = analyse_position(&board.to_position(), &mut MethodTable::default()).unwrap();
+    let mut from_analysis: Vec<(u32, Value)> = analysis
+        .deductions
+        .iter()
+        .map(|d| (d.cell, d.value))
+        .collect();
+    from_analysis.sort_unstable();
+    prop_assert_eq!(&from_probabilities, &from_analysis);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn forced_cells_are_exactly_the_cells_of_probability_0_or_1(
+        seed in any::<u64>(), clicks in 1usize..40, flag_pct in 0u64..=100, total in any::<bool>()) {
+        let (board, _) = real_size(seed, clicks, flag_pct, total);
+        check_forced(&board)?;
+    }
+}
+
+// ---- backtracking per component ----
+
+/// An independent count of one position with its total: per frontier
+/// component, every assignment of mine counts to its groups by plain
+/// recursion (each number's remaining need checked as groups are decided),
+/// then the components combined over the total in big integers, all but
+/// one at a time. Returns each closed cell's probability as an exact
+/// fraction converted to `f64`, or `None` if a component has more than
+/// `limit` group assignments.
+fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>> {
+    let grid = board.grid();
+    let cells = board.cells();
+    let n = cells.len();
+    // Numbers with closed neighbours: their remaining need.
+    let mut need = vec![0i64; n];
+    let mut frontier = vec![false; n];
+    for i in 0..n {
+        if let Cell::Revealed(v) = cells[i] {
+            need[i] = v as i64;
+            for &nb in &grid.neighbours(i as u32) {
+                match cells[nb as usize] {
+                    Cell::Mine => need[i] -= 1,
+                    Cell::Unknown => frontier[nb as usize] = true,
+                    _ => {}
+                }
+            }
+        }
+    }
+    let numbers_of = |c: usize| -> Vec<u32> {
+        grid.neighbours(c as u32)
+            .iter()
+            .copied()
+            .filter(|&nb| matches!(cells[nb as usize], Cell::Revealed(_)))
+            .collect()
+    };
+    // Groups: frontier cells with the same set of numbers.
+    let mut groups: Vec<(Vec<u32>, Vec<u32>)> = Vec::new(); // (numbers, cells)
+    for c in 0..n {
+        if cells[c] != Cell::Unknown || !frontier[c] {
+            continue;
+        }
+        let nums = numbers_of(c);
+        match groups.iter_mut().find(|(k, _)| *k == nums) {
+            Some((_, members)) => members.push(c as u32),
+            None => groups.push((nums, vec![c as u32])),
+        }
+    }
+    // Components of groups: linked through shared numbers.
+    let mut component = vec![usize::MAX; groups.len()];
+    let mut components: Vec<Vec<usize>> = Vec::new();
+    for g in 0..groups.len() {
+        if component[g] != usize::MAX {
+            continue;
+        }
+        let id = components.len();
+        let mut todo = vec![g];
+        component[g] = id;
+        let mut members = Vec::new();
+        while let Some(x) = todo.pop() {
+            members.push(x);
+            for y in 0..groups.len() {
+                if component[y] == usize::MAX
+                    && groups[y].0.iter().any(|num| groups[x].0.contains(num))
+                {
+                    component[y] = id;
+                    todo.push(y);
+                }
+            }
+        }
+        members.sort_unstable();
+        components.push(members);
+    }
+    let binomial = |g: usize, j: usize| -> u64 {
+        (0..j).fold(1u64, |acc, i| acc * (g - i) as u64 / (i as u64 + 1))
+    };
+    // Per component: counts by mine total, and per group the mines in it.
+    struct Tally {
+        all: Vec<BigUint>,
+        group_mines: Vec<Vec<BigUint>>, // per group of the component, by total
+    }
+    let mut tallies = Vec::new();
+    for members in &components {
+        let size: usize = members.iter().map(|&g| groups[g].1.len()).sum();
+        let mut tally = Tally {
+            all: vec![BigUint::ZERO; size + 1],
+            group_mines: vec![vec![BigUint::ZERO; size + 1]; members.len()],
+        };
+        let mut left = need.clone();
+        let mut choice = vec![0usize; members.len()];
+        let mut visited = 0u64;
+        #[allow(clippy::too_many_arguments)]
+        fn recurse(
+            at: usize,
+            members: &[usize],
+            groups: &[(Vec<u32>, Vec<u32>)],
+            left: &mut [i64],
+            choice: &mut [usize],
+            weight: u64,
+            tally: &mut Tally,
+            visited: &mut u64,
+            limit: u64,
+            binomial: &dyn Fn(usize, usize) -> u64,
+        ) -> bool {
+            *visited += 1;
+            if *visited > limit {
+                return false;
+            }
+            if at == members.len() {
+                if members
+                    .iter()
+                    .any(|&g| groups[g].0.iter().any(|&num| left[num as usize] != 0))
+                {
+                    return true;
+                }
+                let total: usize = choice.iter().sum();
+                tally.all[total] += weight;
+                for (k, &j) in choice.iter().enumerate() {
+                    tally.group_mines[k][total] += BigUint::from(weight) * j as u64;
+                }
+                return true;
+            }
+            let (nums, cells) = &groups[members[at]];
+            for j in 0..=cells.len() {
+                if nums.iter().any(|&num| left[num as usize] < j as i64) {
+                    break;
+                }
+                for &num in nums {
+                    left[num as usize] -= j as i64;
+                }
+                choice[at] = j;
+                let ok = recurse(
+                    at + 1,
+                    members,
+                    groups,
+                    left,
+                    choice,
+                    weight * binomial(cells.len(), j),
+                    tally,
+                    visited,
+                    limit,
+                    binomial,
+                );
+                for &num in nums {
+                    left[num as usize] += j as i64;
+                }
+                if !ok {
+                    return false;
+                }
+            }
+            true
+        }
+        if !recurse(
+            0,
+            members,
+            &groups,
+            &mut left,
+            &mut choice,
+            1,
+            &mut tally,
+            &mut visited,
+            limit,
+            &binomial,
+        ) {
+            return None;
+        }
+        tallies.push(tally);
+    }
+    // Combine: interior cells, remaining mines.
+    let interior: Vec<u32> = (0..n as u32)
+        .filter(|&c| cells[c as usize] == Cell::Unknown && !frontier[c as usize])
+        .collect();
+    let remaining = board.remaining_mines().unwrap() as usize;
+    let i_cells = interior.len();
+    let big_binomial = |n: usize, k: usize| -> BigUint {
+        if k > n {
+            return BigUint::ZERO;
+        }
+        (0..k).fold(BigUint::from(1u32), |acc, i| acc * (n - i) / (i + 1))
+    };
+    let convolve = |a: &[BigUint], b: &[BigUint]| -> Vec<BigUint> {
+        let mut out = vec![BigUint::ZERO; a.len() + b.len() - 1];
+        for (i, x) in a.iter().enumerate() {
+            for (j, y) in b.iter().enumerate() {
+                out[i + j] += x * y;
+            }
+        }
+        out
+    };
+    // all_but[c]: the other components convolved.
+    let everything = tallies
+        .iter()
+        .fold(vec![BigUint::from(1u32)], |acc, t| convolve(&acc, &t.all));
+    let weight_of_total = |t: usize| -> BigUint {
+        if t > remaining {
+            BigUint::ZERO
+        } else {
+            big_binomial(i_cells, remaining - t)
+        }
+    };
+    let z: BigUint = everything
+        .iter()
+        .enumerate()
+        .map(|(t, x)| x * weight_of_total(t))
+        .sum();
+    assert!(z > BigUint::ZERO, "a consistent board has layouts");
+    let ratio = |num: &BigUint, den: &BigUint| -> f64 {
+        // Correct to well within 1e-15: 64 significant bits of each.
+        let shift = (den.bits() as i64 - 64).max(0) as usize;
+        let (a, b) = (num >> shift, den >> shift);
+        let (a, b): (f64, f64) = (
+            a.to_string().parse().unwrap(),
+            b.to_string().parse().unwrap(),
+        );
+        a / b
+    };
+    let mut out = Vec::new();
+    for (c, members) in components.iter().enumerate() {
+        let others = tallies
+            .iter()
+            .enumerate()
+            .filter(|&(d, _)| d != c)
+            .fold(vec![BigUint::from(1u32)], |acc, (_, t)| {
+                convolve(&acc, &t.all)
+            });
+        // outside[k]: weight of everything else when this component holds k.
+        let outside: Vec<BigUint> = (0..tallies[c].all.len())
+            .map(|k| {
+                others
+                    .iter()
+                    .enumerate()
+                    .map(|(t, x)| x * weight_of_total(t + k))
+                    .sum()
+            })
+            .collect();
+        for (m, &g) in members.iter().enumerate() {
+            let size = groups[g].1.len() as u64;
+            let mines: BigUint = tallies[c].group_mines[m]
+                .iter()
+                .zip(&outside)
+                .map(|(x, w)| x * w)
+                .sum();
+            let p = ratio(&mines, &(&z * size));
+            for &cell in &groups[g].1 {
+                out.push((cell, p));
+            }
+        }
+    }
+    if i_cells > 0 {
+        let mines: BigUint = everything
+            .iter()
+            .enumerate()
+            .map(|(t, x)| {
+                if t >= remaining {
+                    BigUint::ZERO
+                } else {
+                    x * big_binomial(i_cells - 1, remaining - t - 1)
+                }
+            })
+            .sum();
+        let p = ratio(&mines, &z);
+        out.extend(interior.iter().map(|&c| (c, p)));
+    }
+    Some(out)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+
+    #[test]
+    fn probabilities_agree_with_backtracking_per_component_on_expert_positions(
+        seed in any::<u64>(), clicks in 1usize..30, flag_pct in 0u64..=100) {
+        let (board, _) = real_size(seed, clicks, flag_pct, true);
+        let Some(expected) = backtracking(&board, 2_000_000) else {
+            return Ok(()); // too many assignments to enumerate
+        };
+        let mut p = Probabilities::new();
+        p.compute(&board, None, &Budget::unlimited()).unwrap();
+        prop_assert_eq!(expected.len(), p.closed_cells().len());
+        for (cell, want) in expected {
+            let got = p.probability(cell).unwrap();
+            prop_assert!((got - want).abs() <= ACCURACY, "cell {}: {} vs {}", cell, got, want);
+        }
+    }
+}
+
+/// A `h×w` board with `mines` mines and game-like clicks (a revealed 0
+/// opens its neighbours), seeded; the total is given.
+fn larger(seed: u64, h: usize, w: usize, mines: usize, clicks: usize) -> Board {
+    let grid = sapper_engine::Grid::new(h, w);
+    let n = grid.len();
+    let mut rng = hyp_boards::Rng::new(seed);
+    let mut mine = vec![false; n];
+    let mut placed = 0;
+    while placed < mines {
+        let i = rng.below(n);
+        if !mine[i] {
+            mine[i] = true;
+            placed += 1;
+        }
+    }
+    let mut cells = vec![Cell::Unknown; n];
+    for _ in 0..clicks {
+        let start = rng.below(n);
+        if mine[start] {
+            continue;
+        }
+        let mut stack = vec![start as u32];
+        while let Some(c) = stack.pop() {
+            if cells[c as usize] != Cell::Unknown {
+                continue;
+            }
+            let v = grid
+                .neighbours(c)
+                .iter()
+                .filter(|&&x| mine[x as usize])
+                .count() as u8;
+            cells[c as usize] = Cell::Revealed(v);
+            if v == 0 {
+                stack.extend(grid.neighbours(c).iter().copied());
+            }
+        }
+    }
+    Board::new(grid, cells, Some(mines as u32))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Over 1000 closed cells the outer programme runs in double-double
+    /// and the components in f64 (a different path from expert boards).
+    #[test]
+    fn probabilities_agree_with_backtracking_beyond_a_thousand_closed_cells(
+        seed in any::<u64>(), clicks in 5usize..40) {
+        let board = larger(seed, 40, 40, 300, clicks);
+        prop_assume!(board.unknown_count() > 1000);
+        let Some(expected) = backtracking(&board, 2_000_000) else {
+            return Ok(());
+        };
+        let mut p = Probabilities::new();
+        p.compute(&board, None, &Budget::unlimited()).unwrap();
+        prop_assert_eq!(p.precision(), Some(sapper_engine::probabilities::Precision::Mixed));
+        for (cell, want) in expected {
+            let got = p.probability(cell).unwrap();
+            prop_assert!((got - want).abs() <= ACCURACY, "cell {}: {} vs {}", cell, got, want);
+        }
+    }
+}
