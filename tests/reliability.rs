@@ -240,3 +240,73 @@ fn methods_only_output_is_the_same_on_every_run() {
     let only = outputs.into_iter().next().unwrap();
     assert!(only.contains("\"hypotheses\":"), "{only}");
 }
+
+/// A rulebase whose checksum is valid but whose rule #k concludes mine
+/// where the pattern forces safe: built through the library, so framing,
+/// order and checksum are all correct — only the proof can catch it.
+fn unsound_rulebase(path: &Path) -> usize {
+    use sapper_engine::rules::{verify::verify_rulebase, RuleKind, Rulebase};
+    let mut rb = Rulebase::read(support::repo().join("rules/default.rules")).unwrap();
+    let i = rb
+        .rules
+        .iter()
+        .position(|r| r.kind == RuleKind::Forced && r.safe != 0)
+        .unwrap();
+    let bit = rb.rules[i].safe & rb.rules[i].safe.wrapping_neg();
+    rb.rules[i].safe ^= bit;
+    rb.rules[i].mine ^= bit;
+    let rb = rb.normalized().unwrap();
+    rb.write(path).unwrap();
+    let failures = verify_rulebase(&rb);
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    failures[0].0
+}
+
+#[test]
+fn an_unsound_rulebase_with_a_valid_checksum_is_refused_unless_trusted() {
+    let tmp = TempDir::new("unsound-rules");
+    let rules = tmp.path().join("unsound.rules");
+    let bad = unsound_rulebase(&rules);
+    let rules = rules.to_str().unwrap();
+    let named = format!("{rules}: rule #{bad} is unsound: ");
+    for command in [
+        &["solve", "samples/fields"][..],
+        &["analyse", "samples/positions/one-two-one.txt"][..],
+        &["bench", "samples/fields", "--repeat", "1"][..],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--rules", rules]);
+        sapper(&args).expect_code(2).stderr_has(&named);
+        // --trust-rules takes the file as it is (and so may answer wrong:
+        // that is what the flag says).
+        args.push("--trust-rules");
+        let run = sapper(&args);
+        assert!(!run.stderr.contains("is unsound"), "{}", run.stderr);
+    }
+    // Growing from it would copy the unsound rule into the output.
+    let out = tmp.path().join("grown.rules");
+    let out = out.to_str().unwrap();
+    sapper([
+        "synth",
+        "--order",
+        "3",
+        "--max-window",
+        "4",
+        "--from",
+        rules,
+        "-o",
+        out,
+    ])
+    .expect_code(2)
+    .stderr_has(&named);
+    assert!(!Path::new(out).exists(), "nothing written");
+    // The sound original loads and is proven without complaint.
+    let original = support::repo().join("rules/default.rules");
+    sapper([
+        "solve",
+        "samples/fields",
+        "--rules",
+        original.to_str().unwrap(),
+    ])
+    .ok();
+}

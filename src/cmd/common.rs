@@ -123,13 +123,67 @@ pub fn default_tiers() -> Result<sapper_engine::solver::RuleTiers, super::CliErr
 }
 
 /// The rule tiers of a rulebase (a path, or `default` for the embedded
-/// one, whose index is embedded too).
-pub fn load_tiers(arg: &str) -> Result<sapper_engine::solver::RuleTiers, super::CliError> {
+/// one, whose index is embedded too). A file's rules are proven first
+/// unless `trust` ([`prove_rulebase`]).
+pub fn load_tiers(
+    arg: &str,
+    trust: Trust,
+) -> Result<sapper_engine::solver::RuleTiers, super::CliError> {
     if arg == "default" {
         return default_tiers();
     }
     let (rb, _) = load_rulebase(arg)?;
+    if trust == Trust::Prove {
+        prove_rulebase(arg, &rb)?;
+    }
     Ok(sapper_engine::solver::RuleTiers::new(&rb))
+}
+
+/// Whether a rulebase file's rules are re-proven before they are used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trust {
+    /// Re-prove every rule (the default for files).
+    Prove,
+    /// `--trust-rules`: the checksum is taken as enough.
+    Trust,
+}
+
+impl Trust {
+    pub fn from_flag(trust_rules: bool) -> Trust {
+        if trust_rules {
+            Trust::Trust
+        } else {
+            Trust::Prove
+        }
+    }
+}
+
+/// Re-proves every rule of a rulebase read from `arg` by enumeration
+/// (`rules::verify`), refusing the file if one fails. A checksum shows the
+/// file is as its producer wrote it, not that the producer was right: a
+/// crafted or buggy file with one unsound rule would otherwise make the
+/// solver "prove" false deductions, or blame a sound position for a
+/// contradiction. Costs ~3 µs of CPU per rule (docs/performance.md); the
+/// embedded default is exempt — `tests/default_rulebase.rs` proves those
+/// exact bytes.
+pub fn prove_rulebase(
+    arg: &str,
+    rb: &sapper_engine::rules::Rulebase,
+) -> Result<(), super::CliError> {
+    let failures = sapper_engine::rules::verify::verify_rulebase(rb);
+    let Some((index, reason)) = failures.first() else {
+        return Ok(());
+    };
+    let more = match failures.len() {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Err(format!(
+        "{arg}: rule #{index} is unsound: {reason}{more}; its checksum is valid, so the file \
+         was written this way — `sapper rules verify {arg}` lists every unsound rule \
+         (--trust-rules uses the file without this proof)"
+    )
+    .into())
 }
 
 /// `--rules FILE` / `--no-rules`, shared by solve, analyse and bench.
@@ -142,6 +196,12 @@ pub struct RulesArgs {
     /// Use the four methods only, no rulebase.
     #[arg(long)]
     pub no_rules: bool,
+    /// Use the --rules FILE without re-proving its rules first. By default
+    /// every rule of a file is proven by enumeration when it is loaded
+    /// (about 1 s per million rules): a valid checksum shows the file is
+    /// intact, not that its rules are sound.
+    #[arg(long, conflicts_with = "no_rules")]
+    pub trust_rules: bool,
 }
 
 /// `--budget-secs` / `--budget-mb`, shared by solve, analyse and bench.
@@ -211,6 +271,11 @@ impl RulesArgs {
             Some(p) => p.to_string_lossy().into_owned(),
             None => "default".to_string(),
         };
-        load_tiers(&arg).map(Some)
+        load_tiers(&arg, self.trust()).map(Some)
+    }
+
+    /// Whether the --rules file is proven before use.
+    pub fn trust(&self) -> Trust {
+        Trust::from_flag(self.trust_rules)
     }
 }

@@ -166,7 +166,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                             |p| p.to_string_lossy().into_owned(),
                         )
                     };
-                    load_tiers(&source).map(Some)
+                    load_tiers(&source, args.rules.trust()).map(Some)
                 }
                 None => args.rules.index(),
             }

@@ -46,6 +46,11 @@ pub struct Args {
     /// orders above its max order up to --order.
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
+    /// Keep the --from rules without re-proving them first (by default
+    /// every base rule is proven by enumeration, as `--rules` files are:
+    /// an unsound base rule would be copied into the output).
+    #[arg(long, requires = "from")]
+    trust_rules: bool,
     /// Time budget in seconds for the whole run. Synthesis stops cleanly
     /// between geometries (a shape with one wall set) once it is spent; the
     /// rules found so far are written and the notes record what was covered.
@@ -67,7 +72,13 @@ fn min_window(order: u8) -> u8 {
 
 pub fn run(args: Args) -> Result<ExitCode, super::CliError> {
     let base = match &args.from {
-        Some(path) => Some(read_rulebase(path)?),
+        Some(path) => {
+            let base = read_rulebase(path)?;
+            if super::common::Trust::from_flag(args.trust_rules) == super::common::Trust::Prove {
+                super::common::prove_rulebase(&path.display().to_string(), &base)?;
+            }
+            Some(base)
+        }
         None => None,
     };
     // With a base, the orders it already holds are kept as they are.
