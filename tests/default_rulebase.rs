@@ -911,7 +911,7 @@ fn reprove(e: &Exported) -> Result<(), String> {
         }
         other => return Err(format!("unknown kind {other:?}")),
     }
-    // Minimal (DESIGN.md §3, "Order"): with two or more foci, no focus alone
+    // Minimal (docs/design.md §3, "Order"): with two or more foci, no focus alone
     // concludes anything or is impossible; otherwise the rule would be
     // covered by order 1.
     if foci.len() >= 2 {

@@ -4,7 +4,7 @@
 //! - a small rule generator (exhaustive over a few pattern skeletons,
 //!   forcedness by brute force over every assignment of the closed cells);
 //! - a naive matcher (every rule × every orientation × every placement,
-//!   cell by cell with the literal semantics of DESIGN.md §3);
+//!   cell by cell with the literal semantics of docs/design.md §3);
 //! - a solution-enumerating local solver for `learn`.
 
 use proptest::prelude::*;

@@ -36,7 +36,7 @@ pub enum Value {
     Mine,
 }
 
-/// One of the four methods of the source research (DESIGN.md §2).
+/// One of the four methods of the source research (docs/design.md §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Method {
     SingleCell,

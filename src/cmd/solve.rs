@@ -304,7 +304,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .max(new.iter().map(|r| r.window()).max().unwrap_or(0));
         rb.rules.extend(new.iter().cloned());
         rb.rules.sort();
-        rb.write(file).map_err(|e| e.to_string())?;
+        let bytes = rb.try_to_bytes().map_err(|e| e.to_string())?;
+        sapper_engine::files::write_whole(file, &bytes).map_err(|e| e.to_string())?;
+        // A saved index beside FILE is refreshed, or it would go stale.
+        // Learned rules are proven as they are learned, and the base was
+        // proven when loaded: the index may cache that proof — not after
+        // --trust-rules, whose base was not proven.
+        let index = sapper_engine::rules::saved_index::index_path(file);
+        if index.exists() && args.rules.trust() == super::common::Trust::Prove {
+            super::common::save_index_of(file, &bytes, &rb)?;
+        }
         eprintln!(
             "learned {} new rules ({}); {} now holds {} rules",
             new.len(),

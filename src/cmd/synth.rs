@@ -136,9 +136,20 @@ pub fn run(args: Args) -> Result<ExitCode, super::CliError> {
     bar.finish_and_clear();
 
     let rulebase = build_rulebase(base.as_ref(), &synthesis, &options);
-    rulebase
-        .write(&args.output)
+    let bytes = rulebase
+        .try_to_bytes()
         .map_err(|e| format!("cannot write the rulebase: {e}"))?;
+    sapper_engine::files::write_whole(&args.output, &bytes)
+        .map_err(|e| format!("cannot write the rulebase: {e}"))?;
+    // An index saved beside an earlier output is now stale: refresh it
+    // (the user asked for one there). Synthesized rules are proven by the
+    // enumeration that derives them and the base was proven when read, so
+    // the index may cache that proof — not after --trust-rules.
+    let index = sapper_engine::rules::saved_index::index_path(&args.output);
+    if index.exists() && !args.trust_rules {
+        super::common::save_index_of(&args.output, &bytes, &rulebase)?;
+        eprintln!("rule index refreshed: {}", index.display());
+    }
 
     let mut report = stats_table(&synthesis.stats);
     for note in &synthesis.notes {

@@ -1,6 +1,6 @@
 //! # sapper-synth
 //!
-//! The offline rule synthesizer (DESIGN.md §3): it enumerates every small
+//! The offline rule synthesizer (docs/design.md §3): it enumerates every small
 //! Minesweeper pattern of a stated space, proves what each one concludes by
 //! exact enumeration, throws away what is not needed, and returns the rest as
 //! a canonical, sorted [`Rulebase`].

@@ -1,4 +1,4 @@
-//! Readers (and one writer) for the two input formats of DESIGN.md §5:
+//! Readers (and one writer) for the two input formats of docs/design.md §5:
 //!
 //! - [`thesis`]: the research's field layout (`field_info.csv`,
 //!   `status.csv`, `values.csv`), corpora of such folders and their

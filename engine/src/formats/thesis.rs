@@ -1,4 +1,4 @@
-//! The thesis layout (DESIGN.md §5): one field is a folder holding
+//! The thesis layout (docs/design.md §5): one field is a folder holding
 //!
 //! - `field_info.csv`: one line `h,w,tm` (rows, columns, total mines; `h`
 //!   and `w` positive);

@@ -1,4 +1,4 @@
-//! The four methods of the source research (DESIGN.md §2), one module each:
+//! The four methods of the source research (docs/design.md §2), one module each:
 //!
 //! 1. [`single_cell`] — one number's equation alone;
 //! 2. [`linked_cells_1`] — two numbers' equations, subtracted (subset /

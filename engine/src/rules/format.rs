@@ -1,4 +1,4 @@
-//! The binary rulebase file (DESIGN.md §4), in the style of regex-automata's
+//! The binary rulebase file (docs/design.md §4), in the style of regex-automata's
 //! serialized DFAs: a fixed preamble, length-prefixed sections, a checksum.
 //!
 //! # Layout (format version 1)

@@ -1,5 +1,5 @@
 //! Runtime index of a rulebase and incremental matching over a board
-//! (DESIGN.md §3).
+//! (docs/design.md §3).
 //!
 //! # What a match is
 //!
@@ -748,7 +748,7 @@ impl PairTable {
 }
 
 /// A rule [`RuleIndex::new`] could not index, and why (the rule breaks the
-/// rule invariants of DESIGN.md §3, or is beyond what the index supports).
+/// rule invariants of docs/design.md §3, or is beyond what the index supports).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RejectedRule {
     /// Position in the rule list given to the index.

@@ -1,4 +1,4 @@
-//! Rules: local patterns with a proven conclusion (DESIGN.md §3).
+//! Rules: local patterns with a proven conclusion (docs/design.md §3).
 //!
 //! A [`Rule`] is a [`Pattern`] — an `h × w` rectangle of [`PatternCell`]s,
 //! the bounding box of what the rule looks at (its *window* is
@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 pub mod format;
 pub mod learn;
 pub mod matcher;
+pub mod saved_index;
 pub mod verify;
 
 pub use matcher::frozen;

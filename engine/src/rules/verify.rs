@@ -1,4 +1,4 @@
-//! Independent re-proof of rules (DESIGN.md §3: "soundness is checked by
+//! Independent re-proof of rules (docs/design.md §3: "soundness is checked by
 //! exhaustive enumeration of the window's closed cells — never assumed").
 //!
 //! This module deliberately shares no code with the synthesizer: it reads a

@@ -2,7 +2,7 @@
 //!
 //! # What it decides
 //!
-//! The board is the system of DESIGN.md §1: every revealed number gives the
+//! The board is the system of docs/design.md §1: every revealed number gives the
 //! equation `Σ x_n = number − known mines around it` over its closed
 //! (`Cell::Unknown`) neighbours `n`, with `x_n ∈ {0, 1}`; when the total is
 //! known, `Σ x = total − known mines` over *all* closed cells is added. The

@@ -1,0 +1,105 @@
+//! The rule index saved beside a rulebase file, so a grown or learned
+//! rulebase loads as fast as the embedded default.
+//!
+//! # Why
+//!
+//! Indexing a rulebase ([`RuleTiers::new`]) builds hash tables sized for
+//! the build: for the 790,825 rules of an order-3 rulebase that is over a
+//! second and hundreds of megabytes at every start. The default rulebase
+//! avoids it because `build.rs` freezes its index at compile time; any
+//! other rulebase can have the same frozen form ([`frozen`](super::frozen))
+//! saved next to it, as `NAME.index` beside `NAME`: `sapper rules index
+//! NAME` writes it, and `sapper synth -o NAME` and `sapper solve --learn
+//! NAME` refresh it when they rewrite a rulebase that has one.
+//!
+//! Saving is asked for, not automatic, because the frozen form holds the
+//! lookup tables as built — eight images per rule — so it is large: the
+//! 790,825 rules of an order-3 rulebase (2.2 MB) give a 285 MB index,
+//! which loads in about 0.5 s instead of 2–3 s of indexing, but uses more
+//! memory while loading (docs/performance.md). A compact form is future
+//! work.
+//!
+//! A file beside the rulebase rather than a section inside it: the
+//! rulebase format and its bytes stay as they are (old files load, and a
+//! rulebase can be copied or diffed without the much larger index), and a
+//! stale index is harmless because it is bound to the exact bytes it was
+//! built from.
+//!
+//! # What loading checks, and what it trusts
+//!
+//! [`load_saved_index`] uses the index only if
+//! [`RuleTiers::from_index_bytes`] accepts it: same magic, layout and
+//! engine version; built from exactly these rulebase bytes (their checksum
+//! is recorded); body intact (its own checksum) and structurally sound. A
+//! missing, stale, corrupt or foreign index is reported as such and never
+//! used: the caller indexes the rulebase instead.
+//!
+//! Saving an index is also where the proof of the rulebase is cached:
+//! [`save_index`] is only called for rules that were proven (synthesized
+//! by enumeration, learned and re-proven, or verified by `rules index`), so
+//! an index that loads stands for "these exact rulebase bytes were
+//! proven". Like any file a user controls, an index forged with matching
+//! checksums is not detected; deleting it (or `sapper rules index FILE`)
+//! makes sapper prove and index the rulebase again.
+
+use crate::files::{self, FileError};
+use crate::rules::frozen::IndexError;
+use crate::solver::RuleTiers;
+use std::path::{Path, PathBuf};
+
+/// Largest index file read: an order-3 index is tens of megabytes.
+pub const MAX_INDEX_BYTES: u64 = 1 << 30;
+
+/// Where the index of the rulebase at `rulebase` is saved: the same path
+/// with `.index` appended (`big.rules` → `big.rules.index`).
+pub fn index_path(rulebase: &Path) -> PathBuf {
+    let mut name = rulebase.as_os_str().to_owned();
+    name.push(".index");
+    PathBuf::from(name)
+}
+
+/// What was found beside a rulebase.
+#[derive(Debug)]
+pub enum SavedIndex {
+    /// No index file.
+    Absent,
+    /// An index built from these rulebase bytes, intact.
+    Valid(RuleTiers),
+    /// A file that is not a usable index for these bytes (stale, corrupt,
+    /// from another version, unreadable): the reason, naming the file.
+    Unusable(String),
+}
+
+/// The index saved beside the rulebase at `rulebase`, checked against the
+/// rulebase's bytes `rulebase_bytes`.
+pub fn load_saved_index(rulebase: &Path, rulebase_bytes: &[u8]) -> SavedIndex {
+    let path = index_path(rulebase);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return SavedIndex::Absent;
+    }
+    let bytes = match files::read_capped(&path, MAX_INDEX_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) => return SavedIndex::Unusable(e.to_string()),
+    };
+    match RuleTiers::from_index_bytes(&bytes, rulebase_bytes) {
+        Ok(tiers) => SavedIndex::Valid(tiers),
+        Err(e) => SavedIndex::Unusable(describe(&path, &e)),
+    }
+}
+
+fn describe(path: &Path, e: &IndexError) -> String {
+    format!("{}: {e}", path.display())
+}
+
+/// Saves `tiers`, the index of the rulebase whose file holds exactly
+/// `rulebase_bytes`, beside it (written whole: a reader sees the old index
+/// or the new one, never a part). Call it only for proven rules (see the
+/// module docs). Returns the path written.
+pub fn save_index(
+    rulebase: &Path,
+    rulebase_bytes: &[u8],
+    tiers: &RuleTiers,
+) -> Result<PathBuf, FileError> {
+    let path = index_path(rulebase);
+    files::write_whole(&path, &tiers.to_index_bytes(rulebase_bytes))
+}
