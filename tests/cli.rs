@@ -9,196 +9,22 @@
 //! JSON object, and a fatal error writes no file.
 //!
 //! Inputs: `samples/`, the small bad inputs in `tests/inputs/`, and the
-//! shared corpora in `../shared/data` when present (tests needing them are
-//! skipped with a note otherwise).
+//! shared corpora in `../shared/data` (tests needing them are ignored by
+//! default and run by `.ci/run` with `--ignored`).
+
+mod support;
 
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use support::{copy_dir, repo, sapper, shared_data, TempDir};
 
 // ---------------------------------------------------------------------------
 // Helpers
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn inputs() -> PathBuf {
     repo().join("tests/inputs")
-}
-
-/// A shared corpus, or `None` (with a note) when the shared data is absent.
-fn shared_corpus(name: &str) -> Option<PathBuf> {
-    let path = repo().join("../shared/data").join(name);
-    if path.is_dir() {
-        Some(path)
-    } else {
-        eprintln!("note: {} is absent; test skipped", path.display());
-        None
-    }
-}
-
-/// What one run of the binary gave.
-#[derive(Debug)]
-struct Run {
-    what: String,
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `sapper ARGS` in the repository root, stdin closed.
-fn sapper<I, S>(args: I) -> Run
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<OsStr>,
-{
-    let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-    let what = format!(
-        "sapper {}",
-        args.iter()
-            .map(|a| a.to_string_lossy())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
-    let output = Command::new(env!("CARGO_BIN_EXE_sapper"))
-        .args(&args)
-        .current_dir(repo())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot run the binary: {e}"));
-    let run = Run {
-        code: output
-            .status
-            .code()
-            .unwrap_or_else(|| panic!("{what}: killed by a signal ({:?})", output.status)),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-        what,
-    };
-    assert!(
-        !run.stderr.contains("panicked"),
-        "{}: panicked:\n{}",
-        run.what,
-        run.stderr
-    );
-    run
-}
-
-impl Run {
-    fn expect_code(&self, code: i32) -> &Run {
-        assert_eq!(
-            self.code, code,
-            "{}: exit code\n--- stdout\n{}\n--- stderr\n{}",
-            self.what, self.stdout, self.stderr
-        );
-        self
-    }
-
-    fn ok(&self) -> &Run {
-        self.expect_code(0)
-    }
-
-    fn stderr_has(&self, needle: &str) -> &Run {
-        assert!(
-            self.stderr.contains(needle),
-            "{}: stderr lacks {needle:?}:\n{}",
-            self.what,
-            self.stderr
-        );
-        self
-    }
-
-    fn stdout_has(&self, needle: &str) -> &Run {
-        assert!(
-            self.stdout.contains(needle),
-            "{}: stdout lacks {needle:?}:\n{}",
-            self.what,
-            self.stdout
-        );
-        self
-    }
-
-    fn stdout_empty(&self) -> &Run {
-        assert!(
-            self.stdout.is_empty(),
-            "{}: expected no stdout, got:\n{}",
-            self.what,
-            self.stdout
-        );
-        self
-    }
-
-    /// Every stdout line as a JSON object.
-    fn json_lines(&self) -> Vec<Map<String, Value>> {
-        self.stdout
-            .lines()
-            .map(|line| match serde_json::from_str(line) {
-                Ok(Value::Object(m)) => m,
-                other => panic!(
-                    "{}: stdout line is not a JSON object: {line:?} ({other:?})",
-                    self.what
-                ),
-            })
-            .collect()
-    }
-
-    /// Stdout as exactly one JSON object (one line).
-    fn json(&self) -> Map<String, Value> {
-        let mut lines = self.json_lines();
-        assert_eq!(
-            lines.len(),
-            1,
-            "{}: expected one JSON line:\n{}",
-            self.what,
-            self.stdout
-        );
-        lines.pop().unwrap()
-    }
-}
-
-/// A fresh folder under cargo's temp folder for integration tests, removed
-/// on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("cli-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn join(&self, p: &str) -> PathBuf {
-        self.0.join(p)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Copies the files of folder `from` (recursively) into `to`.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// A corpus in a temp folder: `samples/fields` (three fields and their
@@ -510,10 +336,9 @@ fn solve_json_of_the_samples_matches_their_expected_csv() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn solve_check_expected_passes_on_recruit() {
-    let Some(recruit) = shared_corpus("recruit") else {
-        return;
-    };
+    let recruit = shared_data("recruit");
     let n = read_expected(&recruit.join("expected.csv")).len();
     sapper([
         OsStr::new("solve"),
@@ -581,17 +406,20 @@ fn solve_check_expected_names_the_field_of_a_tampered_expected_csv() {
         rows.get_mut("field_3").unwrap().0 = false;
         "field_3".into()
     });
-    if let Some(recruit) = shared_corpus("recruit") {
-        check_tampered(
-            &recruit,
-            &["field_3", "field_7", "field_12"],
-            "tampered-recruit",
-            |rows| {
-                rows.get_mut("field_7").unwrap().1 += 1;
-                "field_7".into()
-            },
-        );
-    }
+}
+
+#[test]
+#[ignore = "needs ../shared/data"]
+fn solve_check_expected_names_the_tampered_field_of_a_research_corpus() {
+    check_tampered(
+        &shared_data("recruit"),
+        &["field_3", "field_7", "field_12"],
+        "tampered-recruit",
+        |rows| {
+            rows.get_mut("field_7").unwrap().1 += 1;
+            "field_7".into()
+        },
+    );
 }
 
 #[test]
@@ -1070,10 +898,10 @@ fn sapper_to_full_disk(args: &[&str]) -> (i32, String) {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_sapper"))
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sapper"))
         .args(args)
         .current_dir(repo())
-        .stdin(Stdio::null())
+        .stdin(std::process::Stdio::null())
         .stdout(full)
         .output()
         .unwrap();

@@ -4,87 +4,20 @@
 //! done), standard input, the total from the file, `--mines` or
 //! `--density`, the budget, and the same bytes whatever the thread count.
 
+mod support;
+
 use serde_json::{Map, Value};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// What one run gave.
-struct Run {
-    what: String,
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use support::{repo, Run};
 
 /// Runs `sapper ARGS` in the repository root with `stdin` as input and
-/// `threads` rayon threads (0: the default); checks it did not panic.
+/// `threads` rayon threads (0: the default).
 fn sapper_with(args: &[&str], stdin: &str, threads: usize) -> Run {
-    let what = format!("sapper {}", args.join(" "));
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sapper"));
-    command
-        .args(args)
-        .current_dir(repo())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if threads > 0 {
-        command.env("RAYON_NUM_THREADS", threads.to_string());
-    }
-    let mut child = command.spawn().expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    let run = Run {
-        code: output
-            .status
-            .code()
-            .unwrap_or_else(|| panic!("{what}: killed by a signal")),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap(),
-        what,
-    };
-    assert!(
-        !run.stderr.contains("panicked"),
-        "{}: {}",
-        run.what,
-        run.stderr
-    );
-    run
+    support::sapper_with(&repo(), args, Some(stdin), threads)
 }
 
 fn sapper(args: &[&str]) -> Run {
-    sapper_with(args, "", 0)
-}
-
-impl Run {
-    fn expect_code(&self, code: i32) -> &Run {
-        assert_eq!(
-            self.code, code,
-            "{}: exit code\n--- stdout\n{}\n--- stderr\n{}",
-            self.what, self.stdout, self.stderr
-        );
-        self
-    }
-
-    /// Every stdout line as a JSON object.
-    fn objects(&self) -> Vec<Map<String, Value>> {
-        self.stdout
-            .lines()
-            .map(|l| match serde_json::from_str(l) {
-                Ok(Value::Object(m)) => m,
-                other => panic!("{}: not a JSON object: {l} ({other:?})", self.what),
-            })
-            .collect()
-    }
+    support::sapper(args)
 }
 
 /// A temporary folder of position files, removed at the end.
@@ -142,7 +75,7 @@ fn a_position_decided_by_its_total_has_probabilities_zero_and_one() {
         "--json",
     ]);
     run.expect_code(0);
-    let o = &run.objects()[0];
+    let o = &run.json_lines()[0];
     assert_eq!(o["position"], "samples/positions/total-decides.txt");
     assert_eq!(
         grid(o),
@@ -187,7 +120,7 @@ fn shares_of_layouts_by_hand() {
         "--json",
     ]);
     run.expect_code(0);
-    let o = run.objects();
+    let o = run.json_lines();
     assert_eq!(o.len(), 3);
     assert_eq!(grid(&o[0])[0], vec![Some(1.0), None, None, None, Some(1.0)]);
     assert_eq!(o[0]["layouts"], "1");
@@ -230,7 +163,7 @@ fn without_a_total_it_asks_for_mines_or_density() {
         "--json",
     ]);
     run.expect_code(0);
-    let o = &run.objects()[0];
+    let o = &run.json_lines()[0];
     assert_eq!(
         grid(o)[0],
         vec![Some(0.0), Some(1.0), Some(0.0), Some(1.0), Some(0.0)]
@@ -271,7 +204,7 @@ fn density_weighs_layouts_by_their_mines() {
         "--json",
     ]);
     run.expect_code(0);
-    let o = &run.objects()[0];
+    let o = &run.json_lines()[0];
     assert_eq!(
         grid(o)[0],
         vec![Some(0.5), None, Some(0.5), None, Some(0.3)]
@@ -308,7 +241,7 @@ fn mines_that_contradict_the_file_are_an_error_for_that_position() {
         "{}",
         run.stderr
     );
-    let o = run.objects();
+    let o = run.json_lines();
     assert_eq!(o.len(), 2);
     assert!(o[0]["error"]
         .as_str()
@@ -334,7 +267,7 @@ fn several_positions_come_out_in_order_bad_ones_included() {
     let (a, b, c) = (p.path("a.txt"), p.path("b.txt"), p.path("c.txt"));
     let run = sapper(&["analyse", &a, &b, &c, "--probabilities", "--json"]);
     run.expect_code(1);
-    let o = run.objects();
+    let o = run.json_lines();
     assert_eq!(o.len(), 3);
     assert_eq!(o[0]["position"], a.as_str());
     assert_eq!(grid(&o[0]), vec![vec![Some(0.5), Some(0.5)]]);
@@ -357,7 +290,7 @@ fn a_dash_reads_the_position_from_standard_input() {
         0,
     );
     run.expect_code(0);
-    let o = &run.objects()[0];
+    let o = &run.json_lines()[0];
     assert_eq!(o["position"], "-");
     assert_eq!(grid(o), vec![vec![Some(0.5), None, Some(0.5)]]);
     let run = sapper_with(
@@ -419,7 +352,7 @@ fn positions_with_nothing_to_count_give_sensible_answers() {
         "--json",
     ]);
     run.expect_code(0);
-    let o = run.objects();
+    let o = run.json_lines();
     assert_eq!(grid(&o[0]), vec![vec![None, None]]);
     assert_eq!(o[0]["layouts"], "1");
     assert_eq!(cells(&o[0]["safest"]), Vec::<(u64, u64)>::new());
@@ -439,7 +372,7 @@ fn the_analysis_keys_come_with_deductions_and_agree() {
         "--json",
     ]);
     run.expect_code(0);
-    let o = &run.objects()[0];
+    let o = &run.json_lines()[0];
     assert_eq!(cells(&o["safe"]), [(1, 0), (4, 0), (4, 1)]);
     assert_eq!(cells(&o["mines"]), [(0, 0), (2, 0)]);
     assert_eq!(o["deductions"].as_array().unwrap().len(), 5);
@@ -534,7 +467,7 @@ fn the_readme_example_is_what_the_binary_prints() {
         "--probabilities",
         "--json",
     ]);
-    let o = &run.objects()[0];
+    let o = &run.json_lines()[0];
     let rows = grid(o);
     assert!(shown.contains(
         &format!("{:?}", rows[6])

@@ -9,32 +9,12 @@ use sapper_engine::formats::{
 };
 use sapper_engine::{Cell, Field, Grid, Position};
 use std::path::{Path, PathBuf};
+use support::{repo, Rng, TempDir};
+
+mod support;
 
 // ---------------------------------------------------------------------------
 // Helpers
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh, empty folder under the system temp folder, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("sapper-formats-test-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// The three files of a field in the thesis layout.
 fn field_texts(f: &Field) -> [String; 3] {
@@ -146,22 +126,10 @@ const CORPORA: [(&str, usize, Shape); 6] = [
     ("random-expert", 100, Some((16, 30, 99))),
 ];
 
-fn shared_data() -> Option<PathBuf> {
-    let data = repo().join("../shared/data");
-    if data.is_dir() {
-        Some(data)
-    } else {
-        println!(
-            "note: {} not found; skipping the corpus test",
-            data.display()
-        );
-        None
-    }
-}
-
 #[test]
+#[ignore = "needs ../shared/data"]
 fn all_six_corpora_load_and_agree_with_expected_csv() {
-    let Some(data) = shared_data() else { return };
+    let data = support::shared_data("");
     for (corpus, count, shape) in CORPORA {
         let root = data.join(corpus);
         let fields = find_fields(&root).unwrap_or_else(|e| panic!("{e}"));
@@ -199,8 +167,9 @@ fn all_six_corpora_load_and_agree_with_expected_csv() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn the_data_folder_is_a_nested_corpus() {
-    let Some(data) = shared_data() else { return };
+    let data = support::shared_data("");
     let fields = find_fields(&data).unwrap();
     assert_eq!(fields.len(), 525);
     // Corpora in name order, fields in natural order within each.
@@ -266,16 +235,9 @@ fn sample_positions_load() {
 fn a_large_field_reads_back_exactly() {
     let tmp = TempDir::new("large");
     let grid = Grid::new(1000, 1000);
-    // A deterministic layout with about 15% mines (xorshift64).
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mine: Vec<bool> = (0..grid.len())
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % 100 < 15
-        })
-        .collect();
+    // A deterministic layout with about 15% mines.
+    let mut rng = Rng::new(1);
+    let mine: Vec<bool> = (0..grid.len()).map(|_| rng.chance(15)).collect();
     let field = field_from_mines(grid, mine);
     assert!(field.total_mines > 100_000);
     assert!(field.open_at_start.iter().any(|&o| o));

@@ -8,6 +8,8 @@
 //! both paths where both can go, and a clear refusal when the budget is too
 //! small.
 
+mod support;
+
 use proptest::prelude::*;
 use sapper_engine::budget::{Budget, Limit};
 use sapper_engine::methods::hypotheses::{self, ProgrammeLimits, PROGRAMME_LIMITS};
@@ -27,13 +29,8 @@ const SAT_ONLY: ProgrammeLimits = ProgrammeLimits {
 /// the layout.
 fn lattice(h: usize, w: usize, density: f64, seed: u64) -> (Board, Vec<bool>) {
     let grid = Grid::new(h, w);
-    let mut rng = seed | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        (rng >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = support::Rng::new(seed);
+    let mut next = move || rng.unit();
     let is_number = |i: u32| {
         let (r, c) = grid.rc(i);
         r % 2 == 0 && c % 2 == 0
@@ -202,34 +199,15 @@ fn a_budget_too_small_is_a_clear_refusal() {
 /// answered with the default budget.
 #[test]
 fn analyse_refuses_over_budget_and_answers_within_it() {
-    let dir = std::env::temp_dir().join(format!("sapper-hard-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::TempDir::new("hard");
     let (board, _) = lattice(22, 22, 0.37, 1);
     let path = dir.join("lattice.txt");
     let text = sapper_engine::formats::position::write_position(&board.to_position());
     std::fs::write(&path, text).unwrap();
-    let run = |extra: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_sapper"))
-            .arg("analyse")
-            .arg(&path)
-            .args(extra)
-            .output()
-            .unwrap()
-    };
-    let refused = run(&["--budget-mb", "1"]);
-    let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert_eq!(refused.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("lattice.txt: refused:"), "{stderr}");
-    assert!(
-        stderr.contains("within 1 MB (--budget-mb raises the limit)"),
-        "{stderr}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    let answered = run(&["--json"]);
-    assert!(
-        answered.status.success(),
-        "{}",
-        String::from_utf8_lossy(&answered.stderr)
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
+    let path = path.to_str().unwrap();
+    support::sapper(["analyse", path, "--budget-mb", "1"])
+        .expect_code(1)
+        .stderr_has("lattice.txt: refused:")
+        .stderr_has("within 1 MB (--budget-mb raises the limit)");
+    support::sapper(["analyse", path, "--json"]).ok();
 }

@@ -4,6 +4,8 @@
 //! both ways reach the same fixpoint — hypotheses is complete, so where play
 //! stops does not depend on who proved what.
 
+mod support;
+
 use proptest::prelude::*;
 use sapper_engine::methods::MethodTable;
 use sapper_engine::rules::Rulebase;
@@ -35,19 +37,11 @@ fn solve(f: &Field, rules: bool) -> SolveOutcome {
         .unwrap_or_else(|e| panic!("solving failed: {e:?}"))
 }
 
-/// Deterministic xorshift for the large field.
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 #[test]
 fn a_1000_by_1000_field_is_solved_to_its_fixpoint() {
     let (h, w) = (1000, 1000);
-    let mut s = 0x1234_5678_9abc_def1u64;
-    let mine: Vec<bool> = (0..h * w).map(|_| xorshift(&mut s) % 100 < 12).collect();
+    let mut rng = support::Rng::new(0x1234_5678_9abc_def1);
+    let mine: Vec<bool> = (0..h * w).map(|_| rng.chance(12)).collect();
     // Open one 0 near the middle; the solver's start opens its region.
     let probe = Field::from_mines(Grid::new(h, w), mine.clone(), vec![false; h * w]);
     let start = (h * w / 2..h * w)
@@ -68,27 +62,40 @@ fn a_1000_by_1000_field_is_solved_to_its_fixpoint() {
     );
 }
 
-prop_compose! {
-    fn fields()(h in 3usize..20, w in 3usize..20, density in 5u32..30, seed in any::<u64>(), extra in 0u32..30)
-        -> Field {
-        let mut s = seed | 1;
-        let n = h * w;
-        let mine: Vec<bool> = (0..n).map(|_| (xorshift(&mut s) % 100) < density as u64).collect();
-        let probe = Field::from_mines(Grid::new(h, w), mine.clone(), vec![false; n]);
-        // Open a random safe cell (a 0 if there is one) plus a few random
-        // safe cells: a start the game could give after some clicks.
-        let safe: Vec<usize> = (0..n).filter(|&i| !mine[i]).collect();
-        let mut open = vec![false; n];
-        if !safe.is_empty() {
-            let zeros: Vec<usize> = safe.iter().copied().filter(|&i| probe.value[i] == 0).collect();
-            let first = if zeros.is_empty() { safe[xorshift(&mut s) as usize % safe.len()] } else { zeros[xorshift(&mut s) as usize % zeros.len()] };
-            open[first] = true;
-            for _ in 0..(extra as usize * safe.len() / 100) {
-                open[safe[xorshift(&mut s) as usize % safe.len()]] = true;
+/// A field generated structurally, so a failure shrinks to a small board
+/// with few mines: its size, each cell's mine (about `density`), a first
+/// click (the `click`-th safe cell, preferring a 0) and a few more opened
+/// safe cells — a start the game could give after some clicks.
+fn fields() -> impl Strategy<Value = Field> {
+    (3usize..20, 3usize..20, 0.05f64..0.30)
+        .prop_flat_map(|(h, w, density)| {
+            let n = h * w;
+            (
+                Just((h, w)),
+                proptest::collection::vec(proptest::bool::weighted(density), n),
+                any::<proptest::sample::Index>(),
+                proptest::collection::vec(proptest::bool::weighted(0.1), n),
+            )
+        })
+        .prop_map(|((h, w), mine, click, extra)| {
+            let n = h * w;
+            let probe = Field::from_mines(Grid::new(h, w), mine.clone(), vec![false; n]);
+            let safe: Vec<usize> = (0..n).filter(|&i| !mine[i]).collect();
+            let zeros: Vec<usize> = safe
+                .iter()
+                .copied()
+                .filter(|&i| probe.value[i] == 0)
+                .collect();
+            let mut open = vec![false; n];
+            let clickable = if zeros.is_empty() { &safe } else { &zeros };
+            if !clickable.is_empty() {
+                open[*click.get(clickable)] = true;
             }
-        }
-        field(h, w, mine, open)
-    }
+            for &i in &safe {
+                open[i] |= extra[i];
+            }
+            field(h, w, mine, open)
+        })
 }
 
 proptest! {

@@ -3,6 +3,10 @@
 //! grid, an order-2 enumeration by closed layouts with AND/OR accumulation,
 //! order-1 counts by formula, and the single-cell method.
 
+mod support;
+
+use support::{sapper, TempDir};
+
 use sapper_engine::methods::single_cell;
 use sapper_engine::rules::{Pattern, PatternCell, Rule, RuleKind, Rulebase};
 use sapper_engine::{Board, Cell, Forced, Grid, Value};
@@ -920,31 +924,19 @@ fn growth_keeps_the_base_and_adds_new_rules() {
 // ---------------------------------------------------------------------------
 // The command
 
-fn sapper(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_sapper"))
-        .args(args)
-        .output()
-        .expect("run sapper")
-}
-
 fn read(path: &std::path::Path) -> Rulebase {
     Rulebase::read(path).unwrap()
 }
 
 #[test]
 fn command_writes_grows_and_refuses_bad_input() {
-    let dir = std::env::temp_dir().join(format!("sapper-synth-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("synth-command");
     let one = dir.join("one.rules");
     let two = dir.join("two.rules");
 
-    let out = sapper(&["synth", "--order", "1", "-o", one.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let out = sapper(["synth", "--order", "1", "-o", one.to_str().unwrap()]);
+    out.ok();
+    let stdout = &out.stdout;
     assert!(
         stdout.contains("enumerated") && stdout.contains("3897"),
         "{stdout}"
@@ -953,7 +945,7 @@ fn command_writes_grows_and_refuses_bad_input() {
     assert_eq!(rb.rules.len() as u64, stats(orders_1_2(), 1, 3).kept);
     assert_eq!(rb.settings.max_order, 1);
 
-    let out = sapper(&[
+    sapper([
         "synth",
         "--order",
         "2",
@@ -961,19 +953,15 @@ fn command_writes_grows_and_refuses_bad_input() {
         one.to_str().unwrap(),
         "-o",
         two.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ])
+    .ok();
     let grown = read(&two);
     assert_eq!(grown.rules, orders_1_2().rules);
     assert_eq!(grown.settings.max_order, 2);
 
     // Nothing to add: an error naming the problem, no output written.
     let three = dir.join("three.rules");
-    let out = sapper(&[
+    let out = sapper([
         "synth",
         "--order",
         "2",
@@ -982,33 +970,31 @@ fn command_writes_grows_and_refuses_bad_input() {
         "-o",
         three.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("already holds rules up to order 2"));
+    out.expect_code(2)
+        .stderr_has("already holds rules up to order 2");
     assert!(!three.exists());
 
     // A missing or corrupted base is a clear error.
-    let out = sapper(&[
+    let out = sapper([
         "synth",
         "--from",
         dir.join("missing").to_str().unwrap(),
         "-o",
         three.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+    out.expect_code(2).stderr_has("cannot read");
     std::fs::write(dir.join("junk.rules"), b"not a rulebase").unwrap();
-    let out = sapper(&[
+    let out = sapper([
         "synth",
         "--from",
         dir.join("junk.rules").to_str().unwrap(),
         "-o",
         three.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a rulebase"));
+    out.expect_code(2).stderr_has("is not a rulebase");
 
     // Window too small for the order.
-    let out = sapper(&[
+    let out = sapper([
         "synth",
         "--order",
         "2",
@@ -1017,21 +1003,21 @@ fn command_writes_grows_and_refuses_bad_input() {
         "-o",
         three.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(2));
+    out.expect_code(2);
     assert!(!three.exists());
 
     // An unwritable output leaves nothing behind.
-    let out = sapper(&[
+    let out = sapper([
         "synth",
         "--order",
         "1",
         "-o",
         dir.join("no/such/dir/x.rules").to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(2));
+    out.expect_code(2);
 
     // No temporary files left around.
-    let names: BTreeSet<String> = std::fs::read_dir(&dir)
+    let names: BTreeSet<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
@@ -1040,7 +1026,6 @@ fn command_writes_grows_and_refuses_bad_input() {
         .map(|s| s.to_string())
         .collect();
     assert_eq!(names, expected);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -121,6 +121,28 @@ pub enum SolveError {
     OverBudget(OverBudget),
 }
 
+impl SolveError {
+    /// The error in words, cells as `(row,col)` on `grid`.
+    pub fn describe(&self, grid: crate::Grid) -> String {
+        match self {
+            SolveError::Contradiction(c) => format!("field is inconsistent: {}", c.describe(grid)),
+            SolveError::OverBudget(o) => format!("refused: {o}"),
+            SolveError::Unsound {
+                cell,
+                value,
+                source,
+            } => {
+                let (row, col) = grid.rc(*cell);
+                format!(
+                    "internal error: {} concluded ({row},{col}) is {value}, the ground truth \
+                     disagrees",
+                    source.name()
+                )
+            }
+        }
+    }
+}
+
 impl From<Contradiction> for SolveError {
     fn from(c: Contradiction) -> Self {
         SolveError::Contradiction(c)
@@ -305,7 +327,7 @@ impl Apply for MarkOnly {
 }
 
 /// The fixpoint loop's state.
-pub struct Solver<'t> {
+pub(crate) struct Solver<'t> {
     board: Board,
     table: &'t mut MethodTable,
     layers: Layers<'t>,
@@ -362,7 +384,7 @@ fn global_slot(m: Method) -> usize {
 }
 
 impl<'t> Solver<'t> {
-    pub fn new(board: Board, layers: Layers<'t>, table: &'t mut MethodTable) -> Solver<'t> {
+    fn new(board: Board, layers: Layers<'t>, table: &'t mut MethodTable) -> Solver<'t> {
         let n = board.grid().len();
         let mut s = Solver {
             board,
@@ -391,16 +413,6 @@ impl<'t> Solver<'t> {
             }
         }
         s
-    }
-
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-    pub fn by_source(&self) -> &BySource {
-        &self.by_source
-    }
-    pub fn deductions(&self) -> &[Deduction] {
-        &self.log
     }
 
     /// Logs the revealed number `i` as changed, unless an entry every

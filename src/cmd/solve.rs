@@ -11,7 +11,7 @@ use sapper_engine::formats::thesis::{list_corpus, read_expected, read_field, Fie
 use sapper_engine::methods::MethodTable;
 use sapper_engine::rules::learn::learn;
 use sapper_engine::rules::{Rule, Rulebase};
-use sapper_engine::solver::{solve_field_with, BySource, Layers, RuleTiers, SolveError};
+use sapper_engine::solver::{solve_field_with, BySource, Layers, RuleTiers};
 use sapper_engine::{Field, Method};
 use serde_json::json;
 use std::collections::BTreeSet;
@@ -109,22 +109,8 @@ fn solve_one(
             if learning { Some(&mut observe) } else { None },
         );
         let micros = t0.elapsed().as_secs_f64() * 1e6;
-        let outcome = outcome.map_err(|e| match e {
-            SolveError::Contradiction(c) => format!(
-                "{}: field is inconsistent: {}",
-                dir.display(),
-                c.describe(field.grid)
-            ),
-            SolveError::OverBudget(o) => format!("{}: refused: {o}", dir.display()),
-            SolveError::Unsound { cell, value, source } => {
-                let (row, col) = field.grid.rc(cell);
-                format!(
-                    "{}: internal error: {} concluded ({row},{col}) is {value}, the ground truth disagrees",
-                    dir.display(),
-                    source.name()
-                )
-            }
-        })?;
+        let outcome =
+            outcome.map_err(|e| format!("{}: {}", dir.display(), e.describe(field.grid)))?;
         Ok(Solved {
             solved: outcome.solved,
             opened_safe_cells: outcome.opened_safe_cells,

@@ -39,6 +39,18 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
+    sapper_with(dir, args, None, 0)
+}
+
+/// Runs `sapper ARGS` in `dir` with `stdin` as its input (`None`: closed)
+/// and `threads` rayon threads (0: the default). Fails the test if the
+/// process panicked or was killed by a signal.
+pub fn sapper_with<I, S>(dir: &Path, args: I, stdin: Option<&str>, threads: usize) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    use std::io::Write as _;
     let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
     let what = format!(
         "sapper {}",
@@ -47,12 +59,30 @@ where
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let output = Command::new(env!("CARGO_BIN_EXE_sapper"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sapper"));
+    command
         .args(&args)
         .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if threads > 0 {
+        command.env("RAYON_NUM_THREADS", threads.to_string());
+    }
+    let mut child = command
+        .spawn()
         .unwrap_or_else(|e| panic!("{what}: cannot run the binary: {e}"));
+    if let Some(text) = stdin {
+        // The binary may exit before reading everything: that is its answer.
+        let _ = child.stdin.take().unwrap().write_all(text.as_bytes());
+    }
+    let output = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
     let run = Run {
         code: output
             .status
@@ -104,6 +134,71 @@ impl Run {
         );
         self
     }
+
+    pub fn stdout_empty(&self) -> &Run {
+        assert!(
+            self.stdout.is_empty(),
+            "{}: expected no stdout, got:\n{}",
+            self.what,
+            self.stdout
+        );
+        self
+    }
+
+    /// Every stdout line as a JSON object.
+    pub fn json_lines(&self) -> Vec<serde_json::Map<String, serde_json::Value>> {
+        self.stdout
+            .lines()
+            .map(|line| match serde_json::from_str(line) {
+                Ok(serde_json::Value::Object(m)) => m,
+                other => panic!(
+                    "{}: stdout line is not a JSON object: {line:?} ({other:?})",
+                    self.what
+                ),
+            })
+            .collect()
+    }
+
+    /// Stdout as exactly one JSON object (one line).
+    pub fn json(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut lines = self.json_lines();
+        assert_eq!(
+            lines.len(),
+            1,
+            "{}: expected one JSON line:\n{}",
+            self.what,
+            self.stdout
+        );
+        lines.pop().unwrap()
+    }
+}
+
+/// A corpus of the shared data (`../shared/data/NAME`, beside the
+/// repository). Tests that call this are `#[ignore = "needs ../shared/data"]`
+/// and run by `.ci/run` with `--ignored`; run without the data they fail
+/// with this message rather than pass having checked nothing.
+pub fn shared_data(name: &str) -> PathBuf {
+    let path = repo().join("../shared/data").join(name);
+    assert!(
+        path.exists(),
+        "{} is absent: this test needs the shared data beside the repository",
+        path.display()
+    );
+    path
+}
+
+/// Copies the files of folder `from` (recursively) into `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }
 
 /// The tests' one random generator: xorshift64, deterministic from its
@@ -129,6 +224,11 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 
+    /// Uniform in `[0, 1)`, 53 bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     /// True with probability `percent` / 100.
     pub fn chance(&mut self, percent: u32) -> bool {
         self.next() % 100 < percent as u64
@@ -148,6 +248,10 @@ impl TempDir {
 
     pub fn path(&self) -> &Path {
         &self.0
+    }
+
+    pub fn join(&self, p: impl AsRef<Path>) -> PathBuf {
+        self.0.join(p)
     }
 }
 
