@@ -26,6 +26,7 @@ enum Command {
     Analyse(cmd::analyse::Args),
     Bench(cmd::bench::Args),
     Synth(cmd::synth::Args),
+    Generate(cmd::generate::Args),
     #[command(subcommand)]
     Rules(cmd::rules::RulesCommand),
 }
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         Command::Analyse(a) => cmd::analyse::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Synth(a) => cmd::synth::run(a),
+        Command::Generate(a) => cmd::generate::run(a),
         Command::Rules(c) => cmd::rules::run(c),
     };
     match result {

@@ -32,6 +32,8 @@ pub mod constraints;
 pub(crate) mod elimination;
 pub mod files;
 pub mod formats;
+pub mod game;
+pub mod generate;
 pub mod grid;
 pub mod methods;
 pub mod probabilities;

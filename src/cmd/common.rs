@@ -319,3 +319,90 @@ impl RulesArgs {
         Trust::from_flag(self.trust_rules)
     }
 }
+
+/// The game a command plays or generates: `--level`, or `--size` with
+/// `--mines`; the first-click rule and where the first click goes; the seed.
+/// Shared by `generate` (and the player to come).
+#[derive(clap::Args, Clone, Debug)]
+pub struct GameArgs {
+    /// beginner (9×9, 10 mines), intermediate (16×16, 40) or expert
+    /// (16 rows × 30 columns, 99). Default: expert, unless --size is given.
+    #[arg(long, value_name = "LEVEL", conflicts_with = "size")]
+    pub level: Option<String>,
+    /// A board of H rows and W columns (with --mines), e.g. `16x30`.
+    #[arg(long, value_name = "HxW", requires = "mines")]
+    pub size: Option<String>,
+    /// Mines on a --size board.
+    #[arg(long, value_name = "N", requires = "size")]
+    pub mines: Option<u32>,
+    /// What the first click is protected from: `opening` (it and its
+    /// neighbours are mine-free, "modern") or `safe` (only the clicked cell,
+    /// "classic").
+    #[arg(long, value_enum, default_value_t = FirstClickArg::Opening)]
+    pub first_click: FirstClickArg,
+    /// Where the first click goes, `ROW,COL` from 0. Default: (3,3) for an
+    /// opening, (0,0) for a safe first click.
+    #[arg(long, value_name = "R,C")]
+    pub start: Option<String>,
+    /// Seed of the random boards: the same seed gives the same boards,
+    /// whatever the number of threads.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FirstClickArg {
+    Opening,
+    Safe,
+}
+
+impl GameArgs {
+    /// The level, first-click rule and start, checked together.
+    pub fn game(
+        &self,
+    ) -> Result<
+        (
+            sapper_engine::game::Level,
+            sapper_engine::game::FirstClick,
+            (usize, usize),
+        ),
+        super::CliError,
+    > {
+        use sapper_engine::game::{FirstClick, Level};
+        let level = match (&self.level, &self.size, self.mines) {
+            (Some(name), _, _) => Level::named(name).ok_or_else(|| {
+                format!("--level {name}: expected beginner, intermediate or expert")
+            })?,
+            (None, Some(size), Some(mines)) => {
+                let (h, w) = size
+                    .split_once(['x', 'X', '×'])
+                    .and_then(|(h, w)| Some((h.trim().parse().ok()?, w.trim().parse().ok()?)))
+                    .ok_or_else(|| format!("--size {size}: expected ROWSxCOLUMNS, e.g. 16x30"))?;
+                Level {
+                    rows: h,
+                    cols: w,
+                    mines,
+                }
+            }
+            _ => Level::EXPERT,
+        };
+        let first_click = match self.first_click {
+            FirstClickArg::Opening => FirstClick::Opening,
+            FirstClickArg::Safe => FirstClick::Safe,
+        };
+        let start = match &self.start {
+            None if level.rows == 0 || level.cols == 0 => (0, 0),
+            None => first_click.default_start(level),
+            Some(text) => parse_cell(text).map_err(|e| format!("--start {text}: {e}"))?,
+        };
+        let level = level.check(first_click, start)?;
+        Ok((level, first_click, start))
+    }
+}
+
+/// `ROW,COL` (0-based).
+pub fn parse_cell(text: &str) -> Result<(usize, usize), String> {
+    text.split_once(',')
+        .and_then(|(r, c)| Some((r.trim().parse().ok()?, c.trim().parse().ok()?)))
+        .ok_or_else(|| "expected ROW,COL (0-based), e.g. 3,3".to_string())
+}

@@ -15,6 +15,7 @@ macro_rules! out {
 pub mod analyse;
 pub mod bench;
 pub mod common;
+pub mod generate;
 pub mod rules;
 pub mod solve;
 pub mod synth;

@@ -27,7 +27,10 @@ use std::time::Instant;
 /// PATH is a field folder in the thesis layout (field_info.csv = "h,w,tm",
 /// status.csv = h rows of T/F, values.csv = h rows of true values, -1 =
 /// mine) or a corpus: a folder searched recursively for field folders,
-/// processed in natural order and reported by folder name.
+/// processed in natural order and reported by folder name. PATH may also
+/// be an MBF file (`.mbf`: mines only, as JSMinesweeper and `sapper
+/// generate --format mbf` write them), or a folder of them, played from
+/// --start.
 ///
 /// Exit code: 0 if every field was read and solved or stuck; 1 if any field
 /// could not be read (the others are still solved) or, with
@@ -66,6 +69,10 @@ pub struct Args {
     /// whole (through a symbolic link; never over a device or folder).
     #[arg(long, value_name = "FILE", conflicts_with = "no_rules")]
     learn: Option<PathBuf>,
+    /// Where play starts on MBF boards, `ROW,COL` from 0 (default: 3,3, as
+    /// `sapper generate` opens by default; clamped into small boards).
+    #[arg(long, value_name = "R,C")]
+    start: Option<String>,
 }
 
 /// What solving one field gave.
@@ -128,6 +135,12 @@ fn solve_one(
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let start = match &args.start {
+        Some(text) => {
+            Some(super::common::parse_cell(text).map_err(|e| format!("--start {text}: {e}"))?)
+        }
+        None => None,
+    };
     if let Some(file) = &args.learn {
         // Say now, not after solving, if FILE cannot be written.
         sapper_engine::files::write_target(file)?;
@@ -161,6 +174,25 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             args.paths
                 .iter()
                 .map(|path| {
+                    if let Some(boards) = mbf_boards(path) {
+                        let fields = boards.map(|boards| {
+                            boards
+                                .into_iter()
+                                .map(|file| {
+                                    let field = read_mbf_field(&file, start);
+                                    let name = file
+                                        .strip_prefix(path)
+                                        .ok()
+                                        .filter(|n| !n.as_os_str().is_empty())
+                                        .unwrap_or(&file)
+                                        .display()
+                                        .to_string();
+                                    (FieldRef { name, dir: file }, field)
+                                })
+                                .collect()
+                        });
+                        return (path.clone(), fields);
+                    }
                     let fields = list_corpus(path).map_err(|e| e.to_string()).map(|corpus| {
                         let mut fields: Vec<(FieldRef, Result<Field, String>)> = corpus
                             .fields
@@ -474,4 +506,53 @@ fn check_expected(path: &Path, reports: &[FieldReport]) -> Result<bool, CliError
         }
     );
     Ok(diffs == 0 && !count_differs)
+}
+
+/// The MBF boards PATH names: itself if it is a `.mbf` file, the `.mbf`
+/// files in it (natural order) if it is a folder holding some; `None` when
+/// PATH is not about MBF (a field or a corpus).
+fn mbf_boards(path: &std::path::Path) -> Option<Result<Vec<PathBuf>, String>> {
+    let is_mbf = |p: &std::path::Path| p.extension().is_some_and(|e| e == "mbf");
+    if is_mbf(path) && !path.is_dir() {
+        return Some(Ok(vec![path.to_path_buf()]));
+    }
+    let entries = std::fs::read_dir(path).ok()?;
+    let mut boards: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_mbf(p) && p.is_file())
+        .collect();
+    if boards.is_empty() {
+        return None;
+    }
+    boards.sort_by(|a, b| {
+        sapper_engine::formats::thesis::natural_cmp(
+            &a.file_name().unwrap_or_default().to_string_lossy(),
+            &b.file_name().unwrap_or_default().to_string_lossy(),
+        )
+    });
+    Some(Ok(boards))
+}
+
+/// An MBF board as a field open at `start` (default (3,3), clamped).
+fn read_mbf_field(file: &std::path::Path, start: Option<(usize, usize)>) -> Result<Field, String> {
+    let (grid, layout) = sapper_engine::formats::mbf::read_mbf(file).map_err(|e| e.to_string())?;
+    let (r, c) = start.unwrap_or((3.min(grid.h - 1), 3.min(grid.w - 1)));
+    if r >= grid.h || c >= grid.w {
+        return Err(format!(
+            "{}: --start ({r},{c}) is off the {}×{} board",
+            file.display(),
+            grid.h,
+            grid.w
+        ));
+    }
+    let start = grid.index(r, c) as usize;
+    if layout[start] {
+        return Err(format!(
+            "{}: the start ({r},{c}) is a mine (give --start)",
+            file.display()
+        ));
+    }
+    let mut open = vec![false; grid.len()];
+    open[start] = true;
+    Ok(Field::from_mines(grid, layout, open))
 }

@@ -1,15 +1,18 @@
-//! Readers (and one writer) for the two input formats of docs/design.md §5:
+//! Readers and writers for the input formats of docs/design.md §5:
 //!
 //! - [`thesis`]: the research's field layout (`field_info.csv`,
 //!   `status.csv`, `values.csv`), corpora of such folders and their
 //!   `expected.csv`;
-//! - [`position`]: the project's text picture of what a player sees.
+//! - [`position`]: the project's text picture of what a player sees;
+//! - [`mbf`]: the binary board format of JSMinesweeper and Minesweeper
+//!   Arbiter (mines only).
 //!
 //! Every reader validates its input completely and reports a problem as a
 //! [`FormatError`] naming the file, the 1-based line and column, what was
 //! found and what was expected. No input, however malformed, makes a reader
 //! panic.
 
+pub mod mbf;
 pub mod position;
 pub mod thesis;
 

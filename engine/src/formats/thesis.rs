@@ -72,6 +72,37 @@ pub fn read_field(dir: &Path) -> Result<Field, FormatError> {
     parse_field(dir, &field_info, &status, &values)
 }
 
+/// The three files of `field` in the thesis layout, as
+/// `[field_info.csv, status.csv, values.csv]`: what [`parse_field`] reads
+/// back to the same field.
+pub fn field_texts(field: &Field) -> [String; 3] {
+    let (h, w) = (field.grid.h, field.grid.w);
+    let info = format!("{h},{w},{}\n", field.total_mines);
+    let mut status = String::with_capacity(2 * h * w);
+    let mut values = String::with_capacity(3 * h * w);
+    for r in 0..h {
+        for c in 0..w {
+            let i = r * w + c;
+            if c > 0 {
+                status.push(',');
+                values.push(',');
+            }
+            status.push(if field.open_at_start[i] { 'T' } else { 'F' });
+            if field.mine[i] {
+                values.push_str("-1");
+            } else {
+                values.push((b'0' + field.value[i]) as char);
+            }
+        }
+        status.push('\n');
+        values.push('\n');
+    }
+    [info, status, values]
+}
+
+/// The names of the files [`field_texts`] returns, in its order.
+pub const FIELD_FILES: [&str; 3] = ["field_info.csv", "status.csv", "values.csv"];
+
 /// Parses and checks a field from the texts of its three files. No I/O:
 /// `dir` is used only to name the files in errors.
 ///

@@ -1,0 +1,294 @@
+//! No-guess boards: layouts that complete no-guess play solves from the
+//! start click.
+//!
+//! # What "no-guess" means here
+//!
+//! A board is accepted iff the solver (rules first, then the four methods;
+//! hypotheses is complete and uses the total) opens every safe cell from the
+//! start click, with the total mine count known, as [`crate::solver`] plays
+//! any field. Since that play is complete, the accepted boards are exactly
+//! the boards a perfect player solves without guessing — not the boards
+//! some weaker solver happens to get through.
+//!
+//! # Uniform ([`Method::Uniform`])
+//!
+//! Rejection sampling: attempt `a` draws a layout uniform under the
+//! first-click rule from its own stream [`game_rng`]`(seed, a)`, and is
+//! kept if it is no-guess. Boards are the first `count` kept attempts *in
+//! attempt order*, whatever order threads finish them in. So every board is
+//! uniform among the no-guess layouts with that start (a uniform draw
+//! conditioned on an event is uniform on the event), boards are independent,
+//! and the output depends only on the seed. The speed comes from the solver:
+//! a stuck attempt stops at its first stuck point, and most attempts are
+//! stuck within a few rounds. An attempt the solver cannot decide within
+//! its budget is rejected and counted (`undecided`); none occur on the
+//! standard levels.
+//!
+//! # Fast ([`Method::Fast`]), not uniform
+//!
+//! For densities where almost no layout is no-guess (30×16 with 130+
+//! mines), board `i` starts from a uniform layout drawn from
+//! `game_rng(seed, i)` and, while play gets stuck, *repairs* it: one mine on
+//! the frontier where play stopped (a closed cell next to an open number)
+//! moves to a closed cell away from the frontier, chosen at random, keeping
+//! the total; then the board is solved again from scratch, so an accepted
+//! board is no-guess by the same test as above. After [`MAX_REPAIRS`]
+//! moves without success it starts again from a fresh layout. The moves
+//! shape the boards (mines drift away from where play gets stuck), so the
+//! boards are **not** uniform among no-guess boards; `tests/generate.rs`
+//! measures how far on a small board.
+
+use crate::board::{Cell, Field};
+use crate::budget::Budget;
+use crate::game::{game_rng, random_layout, FirstClick, GameRng, Level};
+use crate::methods::MethodTable;
+use crate::solver::{solve_field_with, Layers, RuleTiers, SolveError, SolveOutcome};
+use rand::RngExt;
+use rayon::prelude::*;
+
+/// How boards are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Uniform among no-guess boards (rejection sampling).
+    Uniform,
+    /// Repair stuck boards: fast at high densities, not uniform.
+    Fast,
+}
+
+/// Repairs tried on one layout before a fresh one is drawn.
+pub const MAX_REPAIRS: usize = 200;
+
+/// What to generate.
+#[derive(Clone, Copy, Debug)]
+pub struct Request {
+    pub level: Level,
+    pub first_click: FirstClick,
+    pub start: (usize, usize),
+    pub method: Method,
+    pub seed: u64,
+    pub count: usize,
+    /// Layouts solved for one board before giving up: some levels have no
+    /// no-guess board at all (a 2×2 board with one mine and a safe corner
+    /// start), or almost none.
+    pub max_attempts: u64,
+}
+
+/// No board found within [`Request::max_attempts`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "no no-guess board found for board {board} in {attempts} attempts: at this density almost \
+     no board (perhaps none) is solvable without guessing from this start; try fewer mines, \
+     another start, --method fast, or raise --max-attempts"
+)]
+pub struct GaveUp {
+    pub board: usize,
+    pub attempts: u64,
+}
+
+/// Generated boards and what they cost.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The boards in order, each open at the start cell only (the solver
+    /// and the thesis reader open a 0's neighbours).
+    pub fields: Vec<Field>,
+    /// Layouts solved: for the uniform method, attempts up to and including
+    /// the last kept one (the same for every thread count); for the fast
+    /// method, layouts drawn plus repaired layouts solved.
+    pub attempts: u64,
+    /// Attempts the solver could not decide within its budget (rejected).
+    pub undecided: u64,
+}
+
+/// Whether play from the start solves `field` (open at the start cell).
+/// `Err` when the solver gave up within the budget.
+pub fn solve_from_start(
+    field: &Field,
+    rules: Option<&RuleTiers>,
+    table: &mut MethodTable,
+) -> Result<SolveOutcome, SolveError> {
+    let layers = Layers {
+        rules,
+        methods: true,
+        budget: Budget::default_limits(),
+    };
+    solve_field_with(field, layers, table, None)
+}
+
+/// The field of `layout` with only the start cell open.
+pub fn field_at_start(level: Level, layout: Vec<bool>, start: (usize, usize)) -> Field {
+    let grid = level.grid();
+    let mut open = vec![false; grid.len()];
+    open[grid.index(start.0, start.1) as usize] = true;
+    Field::from_mines(grid, layout, open)
+}
+
+/// Generates `request.count` boards; `progress(n)` is called as boards are
+/// accepted (from any thread).
+pub fn generate(
+    request: &Request,
+    rules: Option<&RuleTiers>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Generated, GaveUp> {
+    match request.method {
+        Method::Uniform => uniform(request, rules, progress),
+        Method::Fast => fast(request, rules, progress),
+    }
+}
+
+fn uniform(
+    request: &Request,
+    rules: Option<&RuleTiers>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Generated, GaveUp> {
+    // Attempts are tried in batches; a batch's kept attempts are taken in
+    // attempt order. The batch size only sets how much is tried past the
+    // last board needed (work), never which boards are kept.
+    const BATCH: u64 = 256;
+    let mut fields = Vec::with_capacity(request.count);
+    let mut undecided = 0;
+    let mut next = 0u64;
+    let mut attempts = 0;
+    // Attempts up to and including the last board kept.
+    let mut until_last_kept = 0;
+    while fields.len() < request.count {
+        let since_last = next - until_last_kept;
+        if since_last >= request.max_attempts {
+            return Err(GaveUp {
+                board: fields.len() + 1,
+                attempts: since_last,
+            });
+        }
+        let batch: Vec<(u64, Attempt)> = (next..next + BATCH)
+            .into_par_iter()
+            .map_init(MethodTable::default, |table, a| {
+                let mut rng = game_rng(request.seed, a);
+                let layout =
+                    random_layout(request.level, request.first_click, request.start, &mut rng);
+                let field = field_at_start(request.level, layout, request.start);
+                let attempt = match solve_from_start(&field, rules, table) {
+                    Ok(o) if o.solved => {
+                        progress(1);
+                        Attempt::Kept(field)
+                    }
+                    Ok(_) => Attempt::Stuck,
+                    Err(_) => Attempt::Undecided,
+                };
+                (a, attempt)
+            })
+            .collect();
+        for (a, attempt) in batch {
+            if fields.len() == request.count {
+                break;
+            }
+            attempts = a + 1;
+            match attempt {
+                Attempt::Kept(f) => {
+                    fields.push(f);
+                    until_last_kept = attempts;
+                }
+                Attempt::Undecided => undecided += 1,
+                Attempt::Stuck => {}
+            }
+        }
+        next += BATCH;
+    }
+    Ok(Generated {
+        fields,
+        attempts,
+        undecided,
+    })
+}
+
+/// How one attempt ended.
+enum Attempt {
+    Kept(Field),
+    Stuck,
+    Undecided,
+}
+
+fn fast(
+    request: &Request,
+    rules: Option<&RuleTiers>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Generated, GaveUp> {
+    let boards: Vec<(Field, u64, u64)> = (0..request.count as u64)
+        .into_par_iter()
+        .map_init(MethodTable::default, |table, i| {
+            let mut rng = game_rng(request.seed, i);
+            let board = repaired_board(request, rules, table, &mut rng).ok_or(GaveUp {
+                board: i as usize + 1,
+                attempts: request.max_attempts,
+            })?;
+            progress(1);
+            Ok(board)
+        })
+        .collect::<Result<_, GaveUp>>()?;
+    let attempts = boards.iter().map(|b| b.1).sum();
+    let undecided = boards.iter().map(|b| b.2).sum();
+    Ok(Generated {
+        fields: boards.into_iter().map(|b| b.0).collect(),
+        attempts,
+        undecided,
+    })
+}
+
+/// One board by repair: the field, the layouts solved, the undecided ones;
+/// `None` after [`Request::max_attempts`] solves.
+fn repaired_board(
+    request: &Request,
+    rules: Option<&RuleTiers>,
+    table: &mut MethodTable,
+    rng: &mut GameRng,
+) -> Option<(Field, u64, u64)> {
+    let grid = request.level.grid();
+    let protected = request.first_click.protected(grid, request.start);
+    let (mut solved, mut undecided) = (0, 0);
+    while solved < request.max_attempts {
+        let mut layout = random_layout(request.level, request.first_click, request.start, rng);
+        for _ in 0..=MAX_REPAIRS {
+            if solved == request.max_attempts {
+                return None;
+            }
+            let field = field_at_start(request.level, layout.clone(), request.start);
+            solved += 1;
+            let outcome = match solve_from_start(&field, rules, table) {
+                Ok(o) => o,
+                Err(_) => {
+                    undecided += 1;
+                    break;
+                }
+            };
+            if outcome.solved {
+                return Some((field, solved, undecided));
+            }
+            // Where play stopped: closed cells next to an open number
+            // (the frontier), and closed cells away from it.
+            let board = &outcome.board;
+            let closed = |i: u32| matches!(board.cell(i), Cell::Unknown | Cell::Mine);
+            let on_frontier = |i: u32| {
+                grid.neighbours(i)
+                    .iter()
+                    .any(|&n| matches!(board.cell(n), Cell::Revealed(_)))
+            };
+            let from: Vec<u32> = (0..grid.len() as u32)
+                .filter(|&i| layout[i as usize] && closed(i) && on_frontier(i))
+                .collect();
+            let to: Vec<u32> = (0..grid.len() as u32)
+                .filter(|&i| {
+                    !layout[i as usize]
+                        && closed(i)
+                        && !on_frontier(i)
+                        && protected.binary_search(&i).is_err()
+                })
+                .collect();
+            if from.is_empty() || to.is_empty() {
+                break;
+            }
+            let a = from[rng.random_range(0..from.len())];
+            let b = to[rng.random_range(0..to.len())];
+            layout[a as usize] = false;
+            layout[b as usize] = true;
+        }
+    }
+    None
+}

@@ -1,0 +1,253 @@
+//! `sapper generate`: no-guess boards (see `sapper_engine::generate`).
+
+use super::common::{default_tiers, GameArgs};
+use super::CliError;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sapper_engine::board::Field;
+use sapper_engine::formats::mbf::mbf_bytes;
+use sapper_engine::formats::thesis::{field_texts, FIELD_FILES};
+use sapper_engine::game::Game;
+use sapper_engine::generate::{generate, Method, Request};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Generate boards that complete no-guess play solves from the first click.
+///
+/// A board is kept only if sapper's solver (complete: rules, the four
+/// methods, the total mine count) opens every safe cell from the start
+/// click without guessing. `--method uniform` (the default) draws every
+/// such board with equal probability: random boards under the first-click
+/// rule are drawn one after another and the first COUNT no-guess ones kept
+/// (rejection sampling, in parallel, the same boards for a seed whatever
+/// the thread count). `--method fast` repairs stuck boards by moving mines
+/// away from where play stopped: much faster at high densities, but NOT
+/// uniform.
+///
+/// Output: JSON lines on stdout (`{"rows", "cols", "mines": [[r, c], ...],
+/// "start": [r, c]}`), or with `-o DIR` a new folder of boards, written
+/// whole: thesis-layout fields (`field_1`, ... with the start and its
+/// flood fill open, and an `expected.csv` saying each is solved), which
+/// `sapper solve DIR` reads, or `.mbf` files (`--format mbf`).
+///
+/// Example: `sapper generate --level expert --count 100 --seed 7 -o boards`.
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Boards to generate.
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// `uniform`: every no-guess board equally likely; `fast`: repair stuck
+    /// boards (not uniform).
+    #[arg(long, value_enum, default_value_t = MethodArg::Uniform)]
+    method: MethodArg,
+    /// Write the boards to this new folder (it must not exist).
+    #[arg(short, long, value_name = "DIR")]
+    output: Option<PathBuf>,
+    /// `jsonl` (stdout only), `thesis` or `mbf` (with -o). Default: jsonl
+    /// on stdout, thesis with -o.
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// Layouts tried for one board before giving up with an error (some
+    /// levels have almost no, or no, no-guess board from a given start).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    max_attempts: u64,
+    /// Print the summary as one JSON object on stderr.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum MethodArg {
+    Uniform,
+    Fast,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FormatArg {
+    Jsonl,
+    Thesis,
+    Mbf,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let (level, first_click, start) = args.game.game()?;
+    let format = match (args.format, &args.output) {
+        (None, None) => FormatArg::Jsonl,
+        (None, Some(_)) => FormatArg::Thesis,
+        (Some(FormatArg::Jsonl), Some(_)) => {
+            return Err("--format jsonl writes to stdout: drop -o, or use thesis or mbf".into())
+        }
+        (Some(FormatArg::Thesis | FormatArg::Mbf), None) => {
+            return Err("--format thesis and mbf write files: give -o DIR".into())
+        }
+        (Some(f), _) => f,
+    };
+    if format == FormatArg::Mbf && (level.rows > 255 || level.cols > 255) {
+        return Err(format!(
+            "MBF holds boards up to 255×255; {}×{} does not fit",
+            level.rows, level.cols
+        )
+        .into());
+    }
+    if let Some(dir) = &args.output {
+        if std::fs::symlink_metadata(dir).is_ok() {
+            return Err(format!(
+                "{}: already exists; give a new folder (boards are written whole)",
+                dir.display()
+            )
+            .into());
+        }
+    }
+    if args.count == 0 {
+        return Err("--count must be at least 1".into());
+    }
+    let tiers = default_tiers()?;
+    let method = match args.method {
+        MethodArg::Uniform => Method::Uniform,
+        MethodArg::Fast => Method::Fast,
+    };
+    let request = Request {
+        level,
+        first_click,
+        start,
+        method,
+        seed: args.game.seed,
+        count: args.count,
+        max_attempts: args.max_attempts.max(1),
+    };
+    let bar = ProgressBar::with_draw_target(Some(args.count as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("boards {pos}/{len} [{elapsed_precise}] {wide_bar} eta {eta}")
+            .expect("valid template"),
+    );
+    let t0 = Instant::now();
+    let generated = generate(&request, Some(&tiers), &|n| bar.inc(n));
+    bar.finish_and_clear();
+    let generated = generated?;
+    let seconds = t0.elapsed().as_secs_f64();
+
+    match (&args.output, format) {
+        (None, _) => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            for field in &generated.fields {
+                writeln!(out, "{}", board_json(field, start))
+                    .map_err(|e| format!("writing output: {e}"))?;
+            }
+            out.flush().map_err(|e| format!("writing output: {e}"))?;
+        }
+        (Some(dir), format) => write_folder(dir, &generated.fields, start, format)?,
+    }
+    let n = generated.fields.len();
+    let summary = serde_json::json!({
+        "boards": n,
+        "attempts": generated.attempts,
+        "attempts_per_board": generated.attempts as f64 / n as f64,
+        "undecided": generated.undecided,
+        "seconds": seconds,
+        "ms_per_board": seconds * 1e3 / n as f64,
+        "level": {"rows": level.rows, "cols": level.cols, "mines": level.mines},
+        "first_click": first_click.name(),
+        "start": [start.0, start.1],
+        "method": if method == Method::Uniform { "uniform" } else { "fast" },
+        "seed": args.game.seed,
+    });
+    if args.json {
+        eprintln!("{summary}");
+    } else {
+        eprintln!(
+            "{n} no-guess boards ({}×{}, {} mines, {} first click at ({},{}), {}) in {seconds:.2} s: \
+             {} attempts, {:.1} per board, {:.2} ms per board",
+            level.rows,
+            level.cols,
+            level.mines,
+            first_click.name(),
+            start.0,
+            start.1,
+            summary["method"].as_str().unwrap_or_default(),
+            generated.attempts,
+            generated.attempts as f64 / n as f64,
+            seconds * 1e3 / n as f64
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `{"rows", "cols", "mines": [[r, c], ...], "start": [r, c]}`.
+fn board_json(field: &Field, start: (usize, usize)) -> String {
+    let w = field.grid.w;
+    let mines: Vec<[usize; 2]> = (0..field.mine.len())
+        .filter(|&i| field.mine[i])
+        .map(|i| [i / w, i % w])
+        .collect();
+    serde_json::json!({
+        "rows": field.grid.h,
+        "cols": w,
+        "mines": mines,
+        "start": [start.0, start.1],
+    })
+    .to_string()
+}
+
+/// Writes the boards into a sibling temporary folder and renames it to
+/// `dir` at the end: `dir` appears whole or not at all.
+fn write_folder(
+    dir: &Path,
+    fields: &[Field],
+    start: (usize, usize),
+    format: FormatArg,
+) -> Result<(), CliError> {
+    let name = dir
+        .file_name()
+        .ok_or_else(|| format!("{}: not a folder name", dir.display()))?
+        .to_string_lossy()
+        .into_owned();
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| -> Result<(), CliError> {
+        std::fs::create_dir(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        let mut expected = String::from("field,solved,opened_safe_cells\n");
+        for (k, field) in fields.iter().enumerate() {
+            let name = format!("field_{}", k + 1);
+            match format {
+                FormatArg::Mbf => {
+                    let bytes = mbf_bytes(field.grid, &field.mine)?;
+                    write(&tmp.join(format!("{name}.mbf")), &bytes)?;
+                }
+                _ => {
+                    // The start and its flood fill open, as a player
+                    // would see the board after the first click.
+                    let mut game = Game::new(field.grid, field.mine.clone());
+                    game.open(field.grid.index(start.0, start.1));
+                    let opened = game.into_field();
+                    let folder = tmp.join(&name);
+                    std::fs::create_dir(&folder)
+                        .map_err(|e| format!("{}: {e}", folder.display()))?;
+                    for (file, text) in FIELD_FILES.iter().zip(field_texts(&opened)) {
+                        write(&folder.join(file), text.as_bytes())?;
+                    }
+                    expected.push_str(&format!("{name},true,{}\n", field.safe_cells()));
+                }
+            }
+        }
+        if format != FormatArg::Mbf {
+            write(&tmp.join("expected.csv"), expected.as_bytes())?;
+        }
+        std::fs::rename(&tmp, dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+}
