@@ -183,7 +183,10 @@ fn uniform_boards_fit_the_uniform_distribution_and_the_test_catches_a_biased_sam
         .collect();
     assert_eq!(biased.len(), draws);
     let x2 = chi_square(&count(biased), n, draws as u64);
-    assert!(x2 > threshold, "biased: chi-square {x2:.1} < {threshold:.1}");
+    assert!(
+        x2 > threshold,
+        "biased: chi-square {x2:.1} < {threshold:.1}"
+    );
     // The repairing method keeps to no-guess boards (its bias is too small
     // to see on this board: few layouts need a repair).
     let fast = count(sample(Method::Fast, draws));

@@ -623,6 +623,9 @@ impl<'t> Solver<'t> {
                 break;
             }
             for method in self.table.order() {
+                if !self.table.enabled(method) {
+                    continue;
+                }
                 // Skip attempts that cannot find anything new: a local
                 // method with no changed number, a global one on a board it
                 // already failed on.

@@ -217,6 +217,8 @@ pub struct MethodTable {
     /// first.
     pub rules: MethodStats,
     order: [Method; 4],
+    /// Methods the solver may run ([`MethodTable::hypotheses_only`]).
+    enabled: [bool; 4],
 }
 
 impl Default for MethodTable {
@@ -225,11 +227,31 @@ impl Default for MethodTable {
             stats: [MethodStats::default(); 4],
             rules: MethodStats::default(),
             order: Method::RESEARCH_ORDER,
+            enabled: [true; 4],
         }
     }
 }
 
 impl MethodTable {
+    /// A table under which the solver runs hypotheses alone after the
+    /// rules. Hypotheses is complete, so the fixpoint — solved or stuck,
+    /// and where — is the same as with all four methods; only who proves
+    /// which cell changes. For callers that need the outcome, not the
+    /// attribution (the board generator): with the rulebase's orders 1–2
+    /// covering single-cell and linked cells 1, and a stuck board needing
+    /// hypotheses' proof anyway, the other methods would only add attempts.
+    pub fn hypotheses_only() -> MethodTable {
+        let mut table = MethodTable::default();
+        table.enabled = [false; 4];
+        table.enabled[Method::Hypotheses.index()] = true;
+        table
+    }
+
+    /// Whether the solver may run `m`.
+    pub fn enabled(&self, m: Method) -> bool {
+        self.enabled[m.index()]
+    }
+
     pub fn get(&self, m: Method) -> &MethodStats {
         &self.stats[m.index()]
     }
