@@ -241,10 +241,12 @@ impl MethodTable {
     /// covering single-cell and linked cells 1, and a stuck board needing
     /// hypotheses' proof anyway, the other methods would only add attempts.
     pub fn hypotheses_only() -> MethodTable {
-        let mut table = MethodTable::default();
-        table.enabled = [false; 4];
-        table.enabled[Method::Hypotheses.index()] = true;
-        table
+        let mut enabled = [false; 4];
+        enabled[Method::Hypotheses.index()] = true;
+        MethodTable {
+            enabled,
+            ..MethodTable::default()
+        }
     }
 
     /// Whether the solver may run `m`.
