@@ -27,6 +27,8 @@ enum Command {
     Bench(cmd::bench::Args),
     Synth(cmd::synth::Args),
     Generate(cmd::generate::Args),
+    Play(cmd::play::Args),
+    Engine(cmd::engine::Args),
     #[command(subcommand)]
     Rules(cmd::rules::RulesCommand),
 }
@@ -40,6 +42,8 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Synth(a) => cmd::synth::run(a),
         Command::Generate(a) => cmd::generate::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Engine(a) => cmd::engine::run(a),
         Command::Rules(c) => cmd::rules::run(c),
     };
     match result {

@@ -17,6 +17,10 @@
 //!   cells 1, linked cells 2, hypotheses — one module each;
 //! - [`probabilities`]: exact mine probabilities and layout counts of a
 //!   position (per component, combined through the total mine count);
+//! - [`game`]: levels, first-click rules, seeded layouts, and a [`game::Game`]
+//!   that hides its layout from the player; [`play`]: whole games, the
+//!   sapper player and optimal play on tiny boards; [`generate`]: no-guess
+//!   boards;
 //! - [`rules`]: rule patterns, the binary rulebase format and the matcher;
 //! - [`solver`]: the fixpoint loop for fields (open from the truth) and
 //!   positions (analyse).
@@ -36,6 +40,7 @@ pub mod game;
 pub mod generate;
 pub mod grid;
 pub mod methods;
+pub mod play;
 pub mod probabilities;
 pub mod rules;
 pub mod solver;

@@ -336,10 +336,10 @@ pub struct GameArgs {
     #[arg(long, value_name = "N", requires = "size")]
     pub mines: Option<u32>,
     /// What the first click is protected from: `opening` (it and its
-    /// neighbours are mine-free, "modern") or `safe` (only the clicked cell,
-    /// "classic").
-    #[arg(long, value_enum, default_value_t = FirstClickArg::Opening)]
-    pub first_click: FirstClickArg,
+    /// neighbours are mine-free, "modern"; generate's default) or `safe`
+    /// (only the clicked cell, "classic"; play's default).
+    #[arg(long, value_enum)]
+    pub first_click: Option<FirstClickArg>,
     /// Where the first click goes, `ROW,COL` from 0. Default: (3,3) for an
     /// opening, (0,0) for a safe first click.
     #[arg(long, value_name = "R,C")]
@@ -360,6 +360,7 @@ impl GameArgs {
     /// The level, first-click rule and start, checked together.
     pub fn game(
         &self,
+        default_first_click: sapper_engine::game::FirstClick,
     ) -> Result<
         (
             sapper_engine::game::Level,
@@ -387,8 +388,9 @@ impl GameArgs {
             _ => Level::EXPERT,
         };
         let first_click = match self.first_click {
-            FirstClickArg::Opening => FirstClick::Opening,
-            FirstClickArg::Safe => FirstClick::Safe,
+            Some(FirstClickArg::Opening) => FirstClick::Opening,
+            Some(FirstClickArg::Safe) => FirstClick::Safe,
+            None => default_first_click,
         };
         let start = match &self.start {
             None if level.rows == 0 || level.cols == 0 => (0, 0),

@@ -74,7 +74,7 @@ enum FormatArg {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let (level, first_click, start) = args.game.game()?;
+    let (level, first_click, start) = args.game.game(sapper_engine::game::FirstClick::Opening)?;
     let format = match (args.format, &args.output) {
         (None, None) => FormatArg::Jsonl,
         (None, Some(_)) => FormatArg::Thesis,

@@ -15,7 +15,9 @@ macro_rules! out {
 pub mod analyse;
 pub mod bench;
 pub mod common;
+pub mod engine;
 pub mod generate;
+pub mod play;
 pub mod rules;
 pub mod solve;
 pub mod synth;

@@ -1,0 +1,392 @@
+//! Whole games: deductions where they exist, the best guess where they do
+//! not.
+//!
+//! # The player sees what a player sees
+//!
+//! A [`Player`] is asked for its next move with the [`Board`] a human
+//! would see — numbers, closed cells, the total — and nothing else; the
+//! layout stays inside [`Game`], which only answers "what did opening this
+//! cell show". [`play_game`] is the referee: it draws the layout, makes
+//! the first click, and passes positions to the player until the game is
+//! won or lost.
+//!
+//! # The sapper player
+//!
+//! Each move: the solver analyses the position to its fixpoint (rules
+//! first, then the four methods — every forced cell); if any cell is proven
+//! safe, all of them are opened. Only when nothing is forced does it guess,
+//! from the exact mine probabilities of the position with the proven mines
+//! flagged ([`crate::probabilities`]):
+//!
+//! - [`Policy::LeastProbability`]: the closed cell least likely to be a
+//!   mine (the first in cell order among ties) — the baseline;
+//! - [`Policy::Informed`] (shipped): among the cells whose probability is
+//!   within [`TOLERANCE`] of the least, the one most likely to open an area
+//!   or show a small number: fewest closed neighbours, then — between equal
+//!   ones — closest to the board's corners. A cell with few closed
+//!   neighbours is more often a 0 (it opens a region) and its number
+//!   constrains few cells, so the next move is more often forced.
+//!
+//! Win rates of both, with their confidence intervals, are in
+//! docs/performance.md ("Play").
+
+use crate::board::{Board, Cell};
+use crate::budget::Budget;
+use crate::game::{game_rng, random_layout, FirstClick, Game, Level, Opened};
+use crate::methods::{MethodError, MethodTable};
+use crate::probabilities::Probabilities;
+use crate::solver::{analyse_position_with, Layers, RuleTiers};
+
+/// A move: cells to open; `guess` when none of them is proven safe (then
+/// `open` holds the one guessed cell and `p_mine` its mine probability).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Move {
+    pub open: Vec<u32>,
+    /// Proven mines (for display and the engine protocol).
+    pub flag: Vec<u32>,
+    pub guess: Option<f64>,
+}
+
+/// Anything that plays from positions alone.
+pub trait Player {
+    /// The next move on `position` (numbers, closed cells, the total).
+    fn next_move(&mut self, position: &Board) -> Result<Move, String>;
+}
+
+/// How the sapper player guesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    LeastProbability,
+    Informed,
+}
+
+/// Cells whose mine probability is within this of the least count as tied
+/// for [`Policy::Informed`].
+pub const TOLERANCE: f64 = 0.002;
+
+/// The sapper player: the solver's deductions, then an exact-probability
+/// guess. Keeps its buffers from move to move.
+pub struct SapperPlayer<'r> {
+    rules: Option<&'r RuleTiers>,
+    policy: Policy,
+    table: MethodTable,
+    probabilities: Probabilities,
+    budget: Budget,
+    density: f64,
+}
+
+/// The mine density a guess assumes on a position without a total.
+pub const DEFAULT_DENSITY: f64 = 0.2;
+
+impl<'r> SapperPlayer<'r> {
+    pub fn new(rules: Option<&'r RuleTiers>, policy: Policy) -> SapperPlayer<'r> {
+        SapperPlayer {
+            rules,
+            policy,
+            table: MethodTable::default(),
+            probabilities: Probabilities::new(),
+            budget: Budget::default_limits(),
+            density: DEFAULT_DENSITY,
+        }
+    }
+
+    /// The density a guess assumes when a position has no total: each
+    /// closed cell a mine with probability `density`, independently.
+    pub fn set_density(&mut self, density: f64) {
+        self.density = density;
+    }
+}
+
+impl Player for SapperPlayer<'_> {
+    fn next_move(&mut self, position: &Board) -> Result<Move, String> {
+        let layers = Layers {
+            rules: self.rules,
+            methods: true,
+            budget: self.budget,
+        };
+        let analysis = analyse_position_with(&position.to_position(), layers, &mut self.table)
+            .map_err(|e| match e {
+                MethodError::Contradiction(c) => {
+                    format!("no mine layout fits: {}", c.describe(position.grid()))
+                }
+                MethodError::OverBudget(o) => o.to_string(),
+            })?;
+        let board = &analysis.board;
+        let cells = 0..board.grid().len() as u32;
+        let flag: Vec<u32> = cells
+            .clone()
+            .filter(|&c| board.cell(c) == Cell::Mine && position.cell(c) != Cell::Mine)
+            .collect();
+        let open: Vec<u32> = cells.filter(|&c| board.cell(c) == Cell::Safe).collect();
+        if !open.is_empty() {
+            return Ok(Move {
+                open,
+                flag,
+                guess: None,
+            });
+        }
+        let density = board.total_mines().is_none().then_some(self.density);
+        self.probabilities
+            .compute(board, density, &self.budget)
+            .map_err(|e| e.to_string())?;
+        let (cell, p) = choose_guess(board, &self.probabilities, self.policy)
+            .ok_or("no closed cell left to open")?;
+        Ok(Move {
+            open: vec![cell],
+            flag,
+            guess: Some(p),
+        })
+    }
+}
+
+/// The guess of `policy` on `board` (whose probabilities are computed).
+fn choose_guess(board: &Board, p: &Probabilities, policy: Policy) -> Option<(u32, f64)> {
+    let closed = p.closed_cells();
+    let least = closed
+        .iter()
+        .filter_map(|&c| p.probability(c))
+        .fold(f64::INFINITY, f64::min);
+    let prob = |c: u32| p.probability(c).unwrap_or(f64::INFINITY);
+    match policy {
+        Policy::LeastProbability => closed
+            .iter()
+            .copied()
+            .find(|&c| prob(c) == least)
+            .map(|c| (c, prob(c))),
+        Policy::Informed => {
+            let grid = board.grid();
+            let (h, w) = (grid.h as i64, grid.w as i64);
+            let key = |c: u32| {
+                let closed_around = board.unknown_around(c);
+                let (r, col) = grid.rc(c);
+                let (r, col) = (r as i64, col as i64);
+                let to_corner = r.min(h - 1 - r) + col.min(w - 1 - col);
+                (closed_around, to_corner, c)
+            };
+            closed
+                .iter()
+                .copied()
+                .filter(|&c| prob(c) <= least + TOLERANCE)
+                .min_by_key(|&c| key(c))
+                .map(|c| (c, prob(c)))
+        }
+    }
+}
+
+/// How one game went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub index: u64,
+    pub won: bool,
+    /// Cells the player clicked (the first click included; a flood fill
+    /// is one click).
+    pub clicks: u32,
+    /// Clicks on cells not proven safe (the first click excluded).
+    pub guesses: u32,
+}
+
+/// Plays game `index` of a run seeded `seed`: the layout from
+/// [`game_rng`]`(seed, index)`, the first click at `start`, then `player`
+/// until every safe cell is open or a mine is hit.
+pub fn play_game(
+    level: Level,
+    first_click: FirstClick,
+    start: (usize, usize),
+    seed: u64,
+    index: u64,
+    player: &mut dyn Player,
+) -> Result<GameRecord, String> {
+    let layout = random_layout(level, first_click, start, &mut game_rng(seed, index));
+    let mut game = Game::new(level.grid(), layout);
+    let mut record = GameRecord {
+        index,
+        won: false,
+        clicks: 1,
+        guesses: 0,
+    };
+    game.open(level.grid().index(start.0, start.1));
+    while !game.is_won() {
+        let m = player.next_move(&game.position())?;
+        if m.guess.is_some() {
+            record.guesses += 1;
+        }
+        for cell in m.open {
+            if game.is_open(cell) {
+                continue;
+            }
+            record.clicks += 1;
+            if game.open(cell) == Opened::Mine {
+                return Ok(record);
+            }
+        }
+    }
+    record.won = true;
+    Ok(record)
+}
+
+/// Optimal play by exhaustive search of the game tree, for tiny boards:
+/// the most layouts (out of all `C(cells, mines)`, no first-click
+/// protection, the first click included in the choice) that any strategy
+/// wins. Returns `(wins, layouts)`.
+///
+/// A state is the set of layouts still consistent with what was seen and
+/// the set of open cells; a move is a closed cell, which splits the state
+/// by what it shows (a mine: lost; else the cells its flood fill opens and
+/// their numbers). Opening a cell that is safe in every consistent layout
+/// never loses a layout and only adds information, so when one exists the
+/// search takes it without branching. States are memoized.
+pub fn optimal_wins(rows: usize, cols: usize, mines: usize) -> (u64, u64) {
+    use std::collections::HashMap;
+    let grid = crate::grid::Grid::new(rows, cols);
+    let n = grid.len();
+    assert!(n <= 32, "exhaustive play is for tiny boards");
+    let layouts: Vec<u32> = (0u64..1 << n)
+        .filter(|m| m.count_ones() as usize == mines)
+        .map(|m| m as u32)
+        .collect();
+    let neighbours: Vec<u32> = (0..n as u32)
+        .map(|c| grid.neighbours(c).iter().fold(0u32, |m, &d| m | 1 << d))
+        .collect();
+    let value = |layout: u32, c: usize| (layout & neighbours[c]).count_ones();
+    // What opening `c` on `layout` (safe there) opens: the flood fill.
+    let reveal = |layout: u32, c: usize| -> u32 {
+        let mut opened = 0u32;
+        let mut stack = vec![c];
+        while let Some(x) = stack.pop() {
+            if opened >> x & 1 == 1 {
+                continue;
+            }
+            opened |= 1 << x;
+            if value(layout, x) == 0 {
+                for d in 0..n {
+                    if neighbours[x] >> d & 1 == 1 && opened >> d & 1 == 0 {
+                        stack.push(d);
+                    }
+                }
+            }
+        }
+        opened
+    };
+    type Memo = HashMap<(u32, Vec<u32>), u64>;
+    fn best(
+        open: u32,
+        set: Vec<u32>,
+        n: usize,
+        reveal: &dyn Fn(u32, usize) -> u32,
+        value: &dyn Fn(u32, usize) -> u32,
+        memo: &mut Memo,
+    ) -> u64 {
+        let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        // Won when every safe cell is open in every consistent layout
+        // (they all share the open cells, so one check does).
+        if set.iter().all(|&l| open | l == all) {
+            return set.len() as u64;
+        }
+        if let Some(&w) = memo.get(&(open, set.clone())) {
+            return w;
+        }
+        let closed: Vec<usize> = (0..n).filter(|&c| open >> c & 1 == 0).collect();
+        let safe_everywhere = closed
+            .iter()
+            .copied()
+            .find(|&c| set.iter().all(|&l| l >> c & 1 == 0));
+        let candidates: Vec<usize> = match safe_everywhere {
+            Some(c) => vec![c],
+            None => closed,
+        };
+        let mut result = 0;
+        for c in candidates {
+            // Split the safe layouts by what the click shows.
+            let mut parts: HashMap<(u32, Vec<u32>), Vec<u32>> = HashMap::new();
+            for &l in &set {
+                if l >> c & 1 == 1 {
+                    continue;
+                }
+                let opened = reveal(l, c);
+                let values: Vec<u32> = (0..n)
+                    .filter(|&x| opened >> x & 1 == 1)
+                    .map(|x| value(l, x))
+                    .collect();
+                parts.entry((opened, values)).or_default().push(l);
+            }
+            let wins: u64 = parts
+                .into_iter()
+                .map(|((opened, _), part)| best(open | opened, part, n, reveal, value, memo))
+                .sum();
+            result = result.max(wins);
+        }
+        memo.insert((open, set), result);
+        result
+    }
+    let mut memo = Memo::new();
+    let total = layouts.len() as u64;
+    (best(0, layouts, n, &reveal, &value, &mut memo), total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The public test vector: on 4×4 with 4 mines and no first-click
+    /// protection, optimal play wins exactly 961 of the 1,820 layouts.
+    #[test]
+    fn optimal_play_on_4x4_with_4_mines_wins_961_of_1820() {
+        assert_eq!(optimal_wins(4, 4, 4), (961, 1820));
+    }
+
+    /// Small cases checked by hand: one mine on a 1×2 board is a coin
+    /// toss (1 of 2); 1×3 with one mine: click an end — wins if the
+    /// mine is not there (2 of 3): the number then tells where it is.
+    #[test]
+    fn optimal_play_on_tiny_boards_matches_hand_counts() {
+        assert_eq!(optimal_wins(1, 2, 1), (1, 2));
+        assert_eq!(optimal_wins(1, 3, 1), (2, 3));
+        assert_eq!(optimal_wins(2, 2, 0), (1, 1));
+    }
+
+    /// A player that checks every position it is given: only numbers and
+    /// closed cells, numbers only where the game opened, and the total.
+    struct Recorder<'a> {
+        inner: SapperPlayer<'a>,
+        positions: usize,
+    }
+
+    impl Player for Recorder<'_> {
+        fn next_move(&mut self, position: &Board) -> Result<Move, String> {
+            self.positions += 1;
+            assert_eq!(position.total_mines(), Some(99));
+            for c in 0..position.grid().len() as u32 {
+                assert!(
+                    matches!(position.cell(c), Cell::Unknown | Cell::Revealed(_)),
+                    "the player sees only closed cells and numbers"
+                );
+            }
+            self.inner.next_move(position)
+        }
+    }
+
+    #[test]
+    fn the_player_sees_positions_only_and_never_opens_a_proven_mine() {
+        let mut recorder = Recorder {
+            inner: SapperPlayer::new(None, Policy::Informed),
+            positions: 0,
+        };
+        let mut won = 0;
+        for index in 0..20 {
+            let r = play_game(
+                Level::EXPERT,
+                FirstClick::Safe,
+                (0, 0),
+                3,
+                index,
+                &mut recorder,
+            )
+            .unwrap();
+            won += r.won as u32;
+            // A lost game was lost on a guess: deductions are proven.
+            assert!(r.won || r.guesses > 0, "{r:?}");
+        }
+        assert!(recorder.positions > 20);
+        assert!(won > 0);
+    }
+}
