@@ -83,7 +83,7 @@ fn a_referee_driving_the_engine_gets_the_games_play_gets() {
     let mut to_engine = engine.stdin.take().unwrap();
     let mut from_engine = BufReader::new(engine.stdout.take().unwrap());
     let tiers = default_tiers();
-    let mut player = SapperPlayer::new(Some(&tiers), Policy::Informed);
+    let mut player = SapperPlayer::new(Some(&tiers), Policy::SecondSafety);
     for index in 0..12 {
         let expected = play_game(level, first_click, start, seed, index, &mut player).unwrap();
         let layout = random_layout(level, first_click, start, &mut game_rng(seed, index));

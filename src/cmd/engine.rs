@@ -33,7 +33,7 @@ pub struct Args {}
 
 pub fn run(_args: Args) -> Result<ExitCode, CliError> {
     let tiers = default_tiers()?;
-    let mut player = SapperPlayer::new(Some(&tiers), Policy::Informed);
+    let mut player = SapperPlayer::new(Some(&tiers), Policy::SecondSafety);
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     for (k, line) in stdin.lock().lines().enumerate() {

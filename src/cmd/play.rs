@@ -21,9 +21,10 @@ use std::time::Instant;
 /// gives the same games and the same summary on any number of threads.
 /// The player sees only what a player sees; it opens every cell the solver
 /// proves safe and, when nothing is forced, guesses with the exact mine
-/// probabilities (`--policy least` guesses the least likely cell; the
-/// default `informed` also prefers, among near-ties, cells likely to open
-/// an area).
+/// probabilities: by default (`second-safety`) the cell that maximizes the
+/// chance of surviving this guess and the next move; `least` guesses the
+/// least likely cell; `informed` prefers, among near-ties, cells likely to
+/// open an area.
 ///
 /// Prints wins / games, the win rate with its 95% confidence interval
 /// (Wilson), guesses per game (all games, and won games), games per second.
@@ -36,7 +37,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1000)]
     games: u64,
     /// How to guess when nothing is forced.
-    #[arg(long, value_enum, default_value_t = PolicyArg::Informed)]
+    #[arg(long, value_enum, default_value_t = PolicyArg::SecondSafety)]
     policy: PolicyArg,
     /// One JSON summary object instead of text.
     #[arg(long)]
@@ -51,6 +52,7 @@ pub struct Args {
 enum PolicyArg {
     Least,
     Informed,
+    SecondSafety,
 }
 
 /// The Wilson score interval of `wins` out of `n` at 95%.
@@ -77,6 +79,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let policy = match args.policy {
         PolicyArg::Least => Policy::LeastProbability,
         PolicyArg::Informed => Policy::Informed,
+        PolicyArg::SecondSafety => Policy::SecondSafety,
     };
     let tiers = default_tiers()?;
     let seed = args.game.seed;
@@ -143,7 +146,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "first_click": first_click.name(),
             "start": [start.0, start.1],
             "seed": seed,
-            "policy": if policy == Policy::Informed { "informed" } else { "least" },
+            "policy": match policy {
+                Policy::LeastProbability => "least",
+                Policy::Informed => "informed",
+                Policy::SecondSafety => "second-safety",
+            },
         });
         out!("{summary}");
     } else {
