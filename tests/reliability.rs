@@ -7,20 +7,7 @@
 mod support;
 
 use std::path::Path;
-use support::{sapper, write_expert_corpus, TempDir};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dest);
-        } else {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-    }
-}
+use support::{copy_dir, sapper, write_expert_corpus, TempDir};
 
 #[cfg(unix)]
 #[test]
@@ -241,32 +228,11 @@ fn methods_only_output_is_the_same_on_every_run() {
     assert!(only.contains("\"hypotheses\":"), "{only}");
 }
 
-/// A rulebase whose checksum is valid but whose rule #k concludes mine
-/// where the pattern forces safe: built through the library, so framing,
-/// order and checksum are all correct — only the proof can catch it.
-fn unsound_rulebase(path: &Path) -> usize {
-    use sapper_engine::rules::{verify::verify_rulebase, RuleKind, Rulebase};
-    let mut rb = Rulebase::read(support::repo().join("rules/default.rules")).unwrap();
-    let i = rb
-        .rules
-        .iter()
-        .position(|r| r.kind == RuleKind::Forced && r.safe != 0)
-        .unwrap();
-    let bit = rb.rules[i].safe & rb.rules[i].safe.wrapping_neg();
-    rb.rules[i].safe ^= bit;
-    rb.rules[i].mine ^= bit;
-    let rb = rb.normalized().unwrap();
-    rb.write(path).unwrap();
-    let failures = verify_rulebase(&rb);
-    assert_eq!(failures.len(), 1, "{failures:?}");
-    failures[0].0
-}
-
 #[test]
 fn an_unsound_rulebase_with_a_valid_checksum_is_refused_unless_trusted() {
     let tmp = TempDir::new("unsound-rules");
     let rules = tmp.path().join("unsound.rules");
-    let bad = unsound_rulebase(&rules);
+    let bad = support::write_unsound_rulebase("rules/default.rules", &rules);
     let rules = rules.to_str().unwrap();
     let named = format!("{rules}: rule #{bad} is unsound: ");
     for command in [

@@ -109,19 +109,9 @@ fn a_corrupt_truncated_stale_or_future_index_is_never_used() {
 
 #[test]
 fn an_unsound_rulebase_gets_no_index() {
-    use sapper_engine::rules::{RuleKind, Rulebase};
     let tmp = TempDir::new("index-unsound");
     let rules = tmp.path().join("unsound.rules");
-    let mut rb = Rulebase::read(support::repo().join("tests/fixtures/v1-small.rules")).unwrap();
-    let i = rb
-        .rules
-        .iter()
-        .position(|r| r.kind == RuleKind::Forced && r.safe != 0)
-        .unwrap();
-    let bit = rb.rules[i].safe & rb.rules[i].safe.wrapping_neg();
-    rb.rules[i].safe ^= bit;
-    rb.rules[i].mine ^= bit;
-    rb.normalized().unwrap().write(&rules).unwrap();
+    support::write_unsound_rulebase("tests/fixtures/v1-small.rules", &rules);
     sapper(["rules", "index", rules.to_str().unwrap()])
         .expect_code(1)
         .stderr_has("is unsound");

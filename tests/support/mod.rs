@@ -327,3 +327,26 @@ pub fn write_expert_corpus(dir: &Path, seed: u64, count: usize) {
         write_field(&dir.join(format!("field_{k}")), &mut rng, 16, 30, 99);
     }
 }
+
+/// Copies the rulebase at `from` (relative to the repository) to `to` with
+/// one rule made unsound: the first forced rule with a safe conclusion
+/// concludes mine on that cell instead. Built through the library, so the
+/// framing, order and checksum are all valid — only a proof can catch it.
+/// Returns the unsound rule's index in the written file.
+pub fn write_unsound_rulebase(from: &str, to: &Path) -> usize {
+    use sapper_engine::rules::{verify::verify_rulebase, RuleKind, Rulebase};
+    let mut rb = Rulebase::read(repo().join(from)).unwrap();
+    let i = rb
+        .rules
+        .iter()
+        .position(|r| r.kind == RuleKind::Forced && r.safe != 0)
+        .unwrap();
+    let bit = rb.rules[i].safe & rb.rules[i].safe.wrapping_neg();
+    rb.rules[i].safe ^= bit;
+    rb.rules[i].mine ^= bit;
+    let rb = rb.normalized().unwrap();
+    rb.write(to).unwrap();
+    let failures = verify_rulebase(&rb);
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    failures[0].0
+}
