@@ -98,6 +98,13 @@ impl<'r> SapperPlayer<'r> {
         }
     }
 
+    /// The time and memory one move may use (default
+    /// [`Budget::default_limits`]); the clock restarts at every move.
+    pub fn with_budget(mut self, budget: Budget) -> SapperPlayer<'r> {
+        self.budget = budget;
+        self
+    }
+
     /// The density a guess assumes when a position has no total: each
     /// closed cell a mine with probability `density`, independently.
     pub fn set_density(&mut self, density: f64) {
@@ -107,10 +114,12 @@ impl<'r> SapperPlayer<'r> {
 
 impl Player for SapperPlayer<'_> {
     fn next_move(&mut self, position: &Board) -> Result<Move, String> {
+        // The budget bounds one move: its clock starts now.
+        let budget = self.budget.restarted();
         let layers = Layers {
             rules: self.rules,
             methods: true,
-            budget: self.budget,
+            budget,
         };
         let analysis = analyse_position_with(&position.to_position(), layers, &mut self.table)
             .map_err(|e| match e {
@@ -135,7 +144,7 @@ impl Player for SapperPlayer<'_> {
         }
         let density = board.total_mines().is_none().then_some(self.density);
         self.probabilities
-            .compute(board, density, &self.budget)
+            .compute(board, density, &budget)
             .map_err(|e| e.to_string())?;
         let (cell, p) = match self.policy {
             Policy::SecondSafety => second_safety(
@@ -143,7 +152,7 @@ impl Player for SapperPlayer<'_> {
                 &self.probabilities,
                 &mut self.scratch,
                 density,
-                &self.budget,
+                &budget,
             ),
             policy => choose_guess(board, &self.probabilities, policy),
         }
