@@ -54,7 +54,7 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-const DEFAULT_RULEBASE: &[u8] = include_bytes!("../rules/default.rules");
+use sapper_engine::rules::DEFAULT_RULEBASE;
 /// Its rule index, frozen at compile time by `build.rs`.
 const DEFAULT_INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/default.index"));
 

@@ -34,7 +34,7 @@ use std::sync::OnceLock;
 use truth_boards::{build, draw, perturb, Recipe};
 
 /// The committed file, as the binary embeds it.
-const DEFAULT_BYTES: &[u8] = include_bytes!("../rules/default.rules");
+const DEFAULT_BYTES: &[u8] = sapper_engine::rules::DEFAULT_RULEBASE;
 /// Its path, for the CLI.
 const DEFAULT_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/default.rules");
 /// How to regenerate it: the command documented with the embedded

@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 use truth_boards::{build, perturb, wild, Recipe, Rng};
 
 /// The files the binary embeds.
-const DEFAULT_BYTES: &[u8] = include_bytes!("../rules/default.rules");
+const DEFAULT_BYTES: &[u8] = sapper_engine::rules::DEFAULT_RULEBASE;
 const EMBEDDED_INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/default.index"));
 
 fn fresh_tiers() -> &'static RuleTiers {

@@ -1036,7 +1036,7 @@ fn learned_supports_are_irreducible() {
 fn default_rulebase() -> &'static Rulebase {
     static RB: OnceLock<Rulebase> = OnceLock::new();
     RB.get_or_init(|| {
-        Rulebase::from_bytes(include_bytes!("../rules/default.rules"))
+        Rulebase::from_bytes(sapper_engine::rules::DEFAULT_RULEBASE)
             .expect("rules/default.rules loads (tests/default_rulebase.rs says why not)")
     })
 }

@@ -30,7 +30,7 @@ use truth_boards::{build, draw, perturb, wild, Recipe};
 fn default_rulebase() -> &'static Rulebase {
     static RB: OnceLock<Rulebase> = OnceLock::new();
     RB.get_or_init(|| {
-        Rulebase::from_bytes(include_bytes!("../rules/default.rules"))
+        Rulebase::from_bytes(sapper_engine::rules::DEFAULT_RULEBASE)
             .expect("the default rulebase loads")
     })
 }

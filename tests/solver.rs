@@ -16,8 +16,8 @@ use std::sync::OnceLock;
 fn default_rules() -> &'static RuleTiers {
     static RULES: OnceLock<RuleTiers> = OnceLock::new();
     RULES.get_or_init(|| {
-        let rb = Rulebase::from_bytes(include_bytes!("../rules/default.rules"))
-            .expect("default rulebase");
+        let rb =
+            Rulebase::from_bytes(sapper_engine::rules::DEFAULT_RULEBASE).expect("default rulebase");
         RuleTiers::new(&rb)
     })
 }

@@ -95,9 +95,7 @@ pub fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// The default rulebase (orders 1–2), embedded so solving works with no
-/// files around. Regenerate with `sapper synth --order 2 -o rules/default.rules`.
-pub const DEFAULT_RULEBASE: &[u8] = include_bytes!("../../rules/default.rules");
+use sapper_engine::rules::DEFAULT_RULEBASE;
 
 /// [`DEFAULT_RULEBASE`]'s rule index, built at compile time by `build.rs`
 /// (`RuleTiers::to_index_bytes`): loading it costs a fraction of a
@@ -287,7 +285,7 @@ pub fn load_rulebase(
         // Trusted: framing and checksum are checked, the per-rule checks
         // skipped — tests/default_rulebase.rs validates these exact bytes
         // fully (and `sapper rules verify` re-proves every rule).
-        let rb = sapper_engine::rules::Rulebase::from_trusted_bytes(DEFAULT_RULEBASE)
+        let rb = sapper_engine::rules::default_rulebase()
             .map_err(|e| format!("embedded default rulebase: {e}"))?;
         return Ok((rb, DEFAULT_RULEBASE.len()));
     }

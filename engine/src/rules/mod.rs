@@ -25,6 +25,19 @@ pub mod verify;
 
 pub use matcher::frozen;
 
+/// The default rulebase (orders 1–2) exactly as committed in
+/// `rules/default.rules`, embedded so that solving needs no files around:
+/// the one copy the binary, the benchmarks and the tests use. Regenerate
+/// the file with `sapper synth --order 2 -o rules/default.rules`.
+pub const DEFAULT_RULEBASE: &[u8] = include_bytes!("../../../rules/default.rules");
+
+/// [`DEFAULT_RULEBASE`] decoded. Its framing and checksum are checked; its
+/// rules are not re-proven here — `tests/default_rulebase.rs` proves these
+/// exact bytes, rule by rule.
+pub fn default_rulebase() -> Result<Rulebase, format::RulebaseError> {
+    Rulebase::from_trusted_bytes(DEFAULT_RULEBASE)
+}
+
 /// How a rulebase was generated (stored in the file header).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GeneratorSettings {
