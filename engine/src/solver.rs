@@ -26,60 +26,8 @@ use crate::board::{Board, Cell, Contradiction, Field, Forced, Method, Position, 
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::{check_number, remaining_mines};
 use crate::methods::{self, MethodError, MethodTable};
-use crate::rules::matcher::RuleIndex;
-use crate::rules::Rulebase;
+pub use crate::rules::tiers::RuleTiers;
 use std::time::Instant;
-
-/// The rulebase as the solver matches it: one [`RuleIndex`] per order
-/// (order 1, order 2, orders 3 and up together), tried in increasing order. Order 1 is as cheap as the single-cell
-/// method; the costlier pair (and higher) lookups run only in rounds where
-/// no lower order fires — the same "cheapest first" idea as the methods'
-/// `t_c` order.
-#[derive(Debug, PartialEq, Eq)]
-pub struct RuleTiers {
-    tiers: Vec<(u8, RuleIndex)>,
-}
-
-impl RuleTiers {
-    pub fn new(rb: &Rulebase) -> RuleTiers {
-        let tier_of = |r: &crate::rules::Rule| r.order().min(3);
-        let mut orders: Vec<u8> = rb.rules.iter().map(tier_of).collect();
-        orders.sort_unstable();
-        orders.dedup();
-        let tiers = orders
-            .into_iter()
-            .map(|order| {
-                let rules: Vec<_> = rb
-                    .rules
-                    .iter()
-                    .filter(|r| tier_of(r) == order)
-                    .cloned()
-                    .collect();
-                (order, RuleIndex::from_rules(&rules))
-            })
-            .collect();
-        RuleTiers { tiers }
-    }
-
-    /// Tiers as [`RuleTiers::new`] makes them (for `rules::matcher::frozen`).
-    pub(crate) fn from_tiers(tiers: Vec<(u8, RuleIndex)>) -> RuleTiers {
-        RuleTiers { tiers }
-    }
-
-    /// `(order, index)` per tier, lowest order first.
-    pub fn tiers(&self) -> &[(u8, RuleIndex)] {
-        &self.tiers
-    }
-
-    /// Number of rules indexed.
-    pub fn len(&self) -> usize {
-        self.tiers.iter().map(|(_, ix)| ix.len()).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
 
 /// Which deduction layers run: the rulebase (matched first, every round)
 /// and/or the four methods (only when no rule fires).

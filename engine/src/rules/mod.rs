@@ -21,6 +21,7 @@ pub mod format;
 pub mod learn;
 pub mod matcher;
 pub mod saved_index;
+pub mod tiers;
 pub mod verify;
 
 pub use matcher::frozen;

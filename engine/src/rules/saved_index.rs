@@ -44,7 +44,7 @@
 
 use crate::files::{self, FileError};
 use crate::rules::frozen::IndexError;
-use crate::solver::RuleTiers;
+use crate::rules::tiers::RuleTiers;
 use std::path::{Path, PathBuf};
 
 /// Largest index file read: an order-3 index is tens of megabytes.

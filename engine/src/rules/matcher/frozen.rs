@@ -65,8 +65,8 @@ use super::{
     RejectedRule, RuleIndex, EMPTY_SLOT, FIRST_SLOT, FRAME_BITS, MAX_ORDER, META_CHECKED,
     META_FORBIDDEN, META_NEXT, META_ORDER_SHIFT, NO_ENTRY, SLOTS,
 };
+use crate::rules::tiers::RuleTiers;
 use crate::rules::PatternCell;
-use crate::solver::RuleTiers;
 use hashbrown::HashMap;
 
 /// The first bytes of a frozen index.
