@@ -13,7 +13,7 @@
 //!   contradicts is reported as [`SolveError::Unsound`], never hidden.
 //! - [`analyse_position`] (no truth): mark it `Safe` (no number).
 //!
-//! Rules first: when a [`RuleIndex`] is given, every round starts by
+//! Rules first: when a [`RuleIndex`](crate::rules::matcher::RuleIndex) is given, every round starts by
 //! matching the rulebase around the numbers that changed; the methods run
 //! only when no rule fires.
 //!
