@@ -12,7 +12,9 @@ mod cmd;
 /// Solve fields (thesis layout: field_info.csv, status.csv, values.csv) or
 /// analyse positions (a text picture of what a player sees), with a
 /// precompiled rulebase matched first and the four methods of the research
-/// (single-cell, linked cells 1, linked cells 2, hypotheses) as fallback.
+/// (single-cell, linked cells 1, linked cells 2, hypotheses) as fallback;
+/// give exact mine probabilities where nothing is forced; play whole games
+/// (or serve moves to a game as its engine); generate no-guess boards.
 #[derive(Parser)]
 #[command(name = "sapper", version, about, long_about)]
 struct Cli {
