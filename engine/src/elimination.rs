@@ -302,3 +302,43 @@ pub(crate) fn hash_key(key: &[u8]) -> u64 {
     }
     h
 }
+
+/// One active equation's part in a step of a programme along an elimination
+/// order: whether the step's cell (or group) is in it, its target, and how
+/// many of its cells are still undecided after the step (0: it closes and
+/// must hit its target exactly).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slot {
+    pub(crate) add: bool,
+    pub(crate) target: u8,
+    pub(crate) left_after: u8,
+}
+
+/// The state after a step that puts `mines` mines on the step's cells,
+/// from the state `old_key` (the partial sums of the first `key_width`
+/// slots' equations; slots beyond it open with this step): writes the
+/// partial sums of the equations still open into `key` and returns whether
+/// the step is viable — no equation above its target, or below it by more
+/// than its undecided cells. The one transition hypotheses and the
+/// counter both walk.
+#[inline]
+pub(crate) fn successor_key(
+    slots: &[Slot],
+    old_key: &[u8],
+    key_width: usize,
+    mines: u8,
+    key: &mut Vec<u8>,
+) -> bool {
+    key.clear();
+    for (k, slot) in slots.iter().enumerate() {
+        let before = if k < key_width { old_key[k] } else { 0 };
+        let sum = before + if slot.add { mines } else { 0 };
+        if sum > slot.target || sum + slot.left_after < slot.target {
+            return false;
+        }
+        if slot.left_after > 0 {
+            key.push(sum);
+        }
+    }
+    true
+}

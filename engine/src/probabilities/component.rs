@@ -36,7 +36,7 @@
 use super::number::{Count, Num};
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::{Component, System};
-use crate::elimination::{hash_key, quick_order, Local};
+use crate::elimination::{hash_key, quick_order, successor_key, Local, Slot};
 use hashbrown::HashTable;
 
 const NONE: u32 = u32::MAX;
@@ -66,16 +66,6 @@ const SWEEP_IS_GOOD_ENOUGH: f64 = 256.0;
 /// Work units (state transitions and values touched) between two reads of
 /// the clock.
 const WORK_PER_CLOCK_READ: u64 = 1 << 16;
-
-/// One active equation's part in a step: whether the step's group is in
-/// it, its target, and how many of its cells are still undecided after the
-/// step (0: it closes and must hit its target exactly).
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    add: bool,
-    target: u8,
-    left_after: u8,
-}
 
 /// A component's groups in elimination order and what each step does to
 /// the active equations; independent of the number type.
@@ -533,20 +523,7 @@ fn forward_keeping<T: Count>(
             for j in 0..=g {
                 // Decide the group with j mines; keep the state only if every
                 // equation can still reach its target (a closing one exactly).
-                key.clear();
-                let mut viable = true;
-                for (k, slot) in slots.iter().enumerate() {
-                    let before = if k < key_width { old_key[k] } else { 0 };
-                    let sum = before + if slot.add { j as u8 } else { 0 };
-                    if sum > slot.target || sum + slot.left_after < slot.target {
-                        viable = false;
-                        break;
-                    }
-                    if slot.left_after > 0 {
-                        key.push(sum);
-                    }
-                }
-                if !viable {
+                if !successor_key(slots, old_key, key_width, j as u8, key) {
                     layers.succ.push(NONE);
                     continue;
                 }

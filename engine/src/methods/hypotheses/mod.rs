@@ -79,7 +79,7 @@ use crate::bitset::{
 use crate::board::{Board, Contradiction, Forced, Value};
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::{remaining_mines, Component, System};
-use crate::elimination::{choose_order, hash_key, Local};
+use crate::elimination::{choose_order, hash_key, successor_key, Local, Slot};
 use crate::methods::MethodError;
 use hashbrown::HashTable;
 
@@ -309,16 +309,6 @@ impl Scratch {
     }
 }
 
-/// One active equation's part in a step: whether the step's cell is in it,
-/// its target, and how many of its cells are still undecided after the step
-/// (0: the equation closes and must hit its target exactly).
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    add: bool,
-    target: u8,
-    left_after: u8,
-}
-
 /// A component's forward programme, kept for the backward pass. States are
 /// numbered consecutively across layers: layer `i` (the states before
 /// deciding `order[i]`) holds states `layer_start[i]..layer_start[i + 1]`;
@@ -442,20 +432,7 @@ impl ComponentDp {
                     // Decide the step's cell = v and update every equation
                     // it is in; keep the state only if every equation can
                     // still reach its target (a closing one exactly).
-                    key.clear();
-                    let mut viable = true;
-                    for (j, slot) in plan.iter().enumerate() {
-                        let before = if j < width { old_key[j] } else { 0 };
-                        let sum = before + if slot.add { v } else { 0 };
-                        if sum > slot.target || sum + slot.left_after < slot.target {
-                            viable = false;
-                            break;
-                        }
-                        if slot.left_after > 0 {
-                            key.push(sum);
-                        }
-                    }
-                    if !viable {
+                    if !successor_key(plan, old_key, width, v, key) {
                         continue;
                     }
                     let hash = hash_key(key);
