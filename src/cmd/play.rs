@@ -5,7 +5,7 @@ use super::CliError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use sapper_engine::game::FirstClick;
-use sapper_engine::play::{play_game, GameRecord, Policy, SapperPlayer};
+use sapper_engine::play::{play_game, GameRecord, Policy, SapperPlayer, ENDGAME_LAYOUTS};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,6 +39,12 @@ pub struct Args {
     /// How to guess when nothing is forced.
     #[arg(long, value_enum, default_value_t = PolicyArg::SecondSafety)]
     policy: PolicyArg,
+    /// Play positions with at most N mine layouts exactly: an exhaustive
+    /// search of the game tree finds the guess that wins most often (it
+    /// gives up, and the policy guesses, if the search grows too big).
+    /// 0 turns it off.
+    #[arg(long, value_name = "N", default_value_t = ENDGAME_LAYOUTS)]
+    endgame_layouts: usize,
     /// One JSON summary object instead of text.
     #[arg(long)]
     json: bool,
@@ -95,7 +101,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let records: Vec<GameRecord> = (0..args.games)
         .into_par_iter()
         .map_init(
-            || SapperPlayer::new(Some(&tiers), policy),
+            || SapperPlayer::new(Some(&tiers), policy).with_endgame(args.endgame_layouts),
             |player, index| {
                 let r = play_game(level, first_click, start, seed, index, player)?;
                 let wins = wins_so_far.fetch_add(r.won as u64, Ordering::Relaxed) + r.won as u64;
@@ -151,6 +157,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 Policy::Informed => "informed",
                 Policy::SecondSafety => "second-safety",
             },
+            "endgame_layouts": args.endgame_layouts,
         });
         out!("{summary}");
     } else {

@@ -30,6 +30,11 @@
 //!   (`second_safety`). About 1.8 points more expert games won than the
 //!   baseline on the same boards.
 //!
+//! Whatever the policy, a position with at most [`ENDGAME_LAYOUTS`] mine
+//! layouts left is played exactly ([`endgame`]): the guess that wins the
+//! game most often, from an exhaustive search of the game tree (about 0.45
+//! points more expert games won).
+//!
 //! Win rates, with their confidence intervals and game counts, are in
 //! docs/performance.md ("Play").
 
@@ -39,6 +44,10 @@ use crate::game::{game_rng, random_layout, FirstClick, Game, Level, Opened};
 use crate::methods::{MethodError, MethodTable};
 use crate::probabilities::Probabilities;
 use crate::solver::{analyse_position_with, Layers, RuleTiers};
+
+pub mod endgame;
+
+pub use endgame::{Endgame, ExactGuess, ENDGAME_LAYOUTS, ENDGAME_STATES};
 
 /// A move: cells to open; `guess` when none of them is proven safe (then
 /// `open` holds the one guessed cell and `p_mine` its mine probability).
@@ -80,6 +89,9 @@ pub struct SapperPlayer<'r> {
     scratch: Probabilities,
     budget: Budget,
     density: f64,
+    /// Positions with at most this many layouts are played exactly
+    /// ([`endgame`]); 0: never.
+    endgame_layouts: usize,
 }
 
 /// The mine density a guess assumes on a position without a total.
@@ -95,6 +107,7 @@ impl<'r> SapperPlayer<'r> {
             scratch: Probabilities::new(),
             budget: Budget::default_limits(),
             density: DEFAULT_DENSITY,
+            endgame_layouts: ENDGAME_LAYOUTS,
         }
     }
 
@@ -102,6 +115,13 @@ impl<'r> SapperPlayer<'r> {
     /// [`Budget::default_limits`]); the clock restarts at every move.
     pub fn with_budget(mut self, budget: Budget) -> SapperPlayer<'r> {
         self.budget = budget;
+        self
+    }
+
+    /// Play positions with at most `layouts` mine layouts exactly, by
+    /// searching the game tree ([`endgame`]); 0 turns the search off.
+    pub fn with_endgame(mut self, layouts: usize) -> SapperPlayer<'r> {
+        self.endgame_layouts = layouts;
         self
     }
 
@@ -146,6 +166,13 @@ impl Player for SapperPlayer<'_> {
         self.probabilities
             .compute(board, density, &budget)
             .map_err(|e| e.to_string())?;
+        if let Some(exact) = self.exact_endgame(board) {
+            return Ok(Move {
+                open: vec![exact.cell],
+                flag,
+                guess: Some(exact.p_mine),
+            });
+        }
         let (cell, p) = match self.policy {
             Policy::SecondSafety => second_safety(
                 board,
@@ -162,6 +189,19 @@ impl Player for SapperPlayer<'_> {
             flag,
             guess: Some(p),
         })
+    }
+}
+
+impl SapperPlayer<'_> {
+    /// The exact endgame guess on `board` (whose probabilities are
+    /// computed), when it has few enough layouts and the search finishes.
+    fn exact_endgame(&self, board: &Board) -> Option<ExactGuess> {
+        if self.endgame_layouts == 0
+            || self.probabilities.log10_layouts() > (self.endgame_layouts as f64).log10() + 1e-9
+        {
+            return None;
+        }
+        Endgame::enumerate(board, self.endgame_layouts)?.best_guess()
     }
 }
 
