@@ -241,8 +241,8 @@ fn choose_guess(board: &Board, p: &Probabilities, policy: Policy) -> Option<(u32
 
 /// Candidates `second_safety` looks ahead from: at most this many, all
 /// within [`SECOND_SAFETY_SPREAD`] of the least probability.
-pub const SECOND_SAFETY_CANDIDATES: usize = 8;
-pub const SECOND_SAFETY_SPREAD: f64 = 0.05;
+pub const SECOND_SAFETY_CANDIDATES: usize = 12;
+pub const SECOND_SAFETY_SPREAD: f64 = 0.08;
 
 /// The guess that maximizes the chance of surviving it *and* the next
 /// move: `P(c safe) · Σ_v P(c shows v | c safe) · S_v`, where `S_v` is the
