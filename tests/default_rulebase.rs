@@ -20,6 +20,7 @@
 //! unknown; `Number(v)` inside, revealed, effective value `v` (number minus
 //! flagged neighbours).
 
+mod support;
 #[path = "support/truth_boards.rs"]
 mod truth_boards;
 
@@ -29,7 +30,6 @@ use sapper_engine::solver::RuleTiers;
 use sapper_engine::{Board, Cell, Forced, Value};
 use sapper_synth::{build_rulebase, full_window, synthesize, Options};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::process::Command;
 use std::sync::OnceLock;
 use truth_boards::{build, draw, perturb, Recipe};
 
@@ -669,17 +669,9 @@ struct Exported {
     pattern: Vec<String>,
 }
 
+/// The stdout of `sapper ARGS`, which must succeed (the shared runner).
 fn sapper(args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_sapper"))
-        .args(args)
-        .output()
-        .expect("the sapper binary runs");
-    assert!(
-        output.status.success(),
-        "sapper {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("UTF-8 output")
+    support::sapper(args).ok().stdout.clone()
 }
 
 fn exported_rules() -> &'static Vec<Exported> {

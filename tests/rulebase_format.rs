@@ -17,6 +17,8 @@
 //! load"); do not regenerate it after the format version moves past 1 — add
 //! a new fixture instead.
 
+mod support;
+
 use proptest::prelude::*;
 use sapper_engine::rules::format::{crc32, is_canonical, RulebaseError, FORMAT_VERSION, MAGIC};
 use sapper_engine::rules::verify::{check_structure, verify_rule, verify_rulebase};
@@ -759,18 +761,10 @@ fn checksum_error_names_both_values() {
 // ---------------------------------------------------------------------------
 // `sapper rules`.
 
+/// `sapper ARGS` through the shared runner: (exit code, stdout, stderr).
 fn sapper(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sapper"))
-        .args(args)
-        .output()
-        .expect("run sapper");
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).unwrap(),
-        stderr,
-    )
+    let run = support::sapper(args);
+    (run.code, run.stdout, run.stderr)
 }
 
 #[test]
@@ -873,19 +867,8 @@ fn cli_verify() {
     assert!(out.contains("verified 4952 rules: all sound"), "{out}");
 
     // An unsound rule in an otherwise valid file: named, exit 1.
-    let mut rb = small_rulebase();
-    let i = rb
-        .rules
-        .iter()
-        .position(|r| r.kind == RuleKind::Forced && r.safe != 0)
-        .unwrap();
-    let bit = rb.rules[i].safe & rb.rules[i].safe.wrapping_neg();
-    rb.rules[i].safe ^= bit;
-    rb.rules[i].mine ^= bit;
-    let rb = rb.normalized().unwrap();
-    let bad_index = verify_rulebase(&rb)[0].0;
     let path = scratch("unsound.rules");
-    rb.write(&path).unwrap();
+    let bad_index = support::write_unsound_rulebase(FIXTURE, &path);
     let path = path.to_str().unwrap();
     let (code, out, err) = sapper(&["rules", "verify", path]);
     assert_eq!(code, 1);

@@ -154,6 +154,16 @@ fn breadth_first(
 /// [`quick_order`] unexamined.
 const SMALL_COMPONENT: usize = 32;
 
+/// The number of cells of each of `component`'s equations (local ids):
+/// the cells each has left to decide before any is decided.
+fn equation_sizes(system: &System, component: &Component) -> Vec<u8> {
+    component
+        .equations
+        .iter()
+        .map(|&e| system.equation(e).vars.len() as u8)
+        .collect()
+}
+
 /// Estimated work of an order: the sum over layers of the product, over
 /// active equations, of the number of values each partial sum can take (an
 /// upper bound on the layer's states), and the largest such product. Stops
@@ -166,11 +176,7 @@ fn estimated_cost(
     give_up: f64,
 ) -> Cost {
     let m = component.equations.len();
-    let mut left: Vec<u8> = component
-        .equations
-        .iter()
-        .map(|&e| system.equation(e).vars.len() as u8)
-        .collect();
+    let mut left = equation_sizes(system, component);
     let mut decided = vec![0u8; m];
     let mut active: Vec<u32> = Vec::new();
     let mut cost = Cost::default();
@@ -222,11 +228,7 @@ fn greedy_order(system: &System, component: &Component, ids: &Local<'_>) -> Vec<
     bfs(start, &mut dist);
 
     let m = component.equations.len();
-    let mut left: Vec<u8> = component
-        .equations
-        .iter()
-        .map(|&e| system.equation(e).vars.len() as u8)
-        .collect();
+    let mut left = equation_sizes(system, component);
     let mut decided_in = vec![0u8; m];
     let factor = |x: u32, left: &[u8], decided_in: &[u8]| -> f64 {
         let mut f = 1.0;

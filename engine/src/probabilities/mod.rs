@@ -310,37 +310,25 @@ impl Probabilities {
             known_counts: &mut self.known_counts,
         };
         let closed = self.closed.len();
+        let interior = self.interior;
+        let work = &mut self.work;
+        // One pass over the components: in double-double, or `wide`
+        // (big-integer exact) when the fast pass is not accurate enough.
+        let mut pass = |wide: bool, out: &mut Output| {
+            run(
+                &system, plans, mode, interior, closed, budget, work, out, wide,
+            )
+            .map_err(|f| failure(f, board))
+        };
         let mut precision = Precision::DoubleDouble;
         let mut done = false;
         if !wide_only {
-            precision = run(
-                &system,
-                plans,
-                mode,
-                self.interior,
-                closed,
-                budget,
-                &mut self.work,
-                &mut out,
-                false,
-            )
-            .map_err(|f| failure(f, board))?;
+            precision = pass(false, &mut out)?;
             done = out.error_bound <= accuracy;
         }
         if !done {
             out.error_bound = 0.0;
-            precision = run(
-                &system,
-                plans,
-                mode,
-                self.interior,
-                closed,
-                budget,
-                &mut self.work,
-                &mut out,
-                true,
-            )
-            .map_err(|f| failure(f, board))?;
+            precision = pass(true, &mut out)?;
             if out.error_bound > accuracy {
                 return Err(ProbabilityError::Inaccurate(out.error_bound));
             }
