@@ -39,6 +39,25 @@ fn play_summarizes_the_same_games_on_one_and_two_threads() {
     );
     assert_eq!(a["first_click"], "safe");
     assert_eq!(a["start"], serde_json::json!([0, 0]));
+    // Cells proven safe, by source: the rules prove most of them.
+    let by = &a["opened_by_source"];
+    let count = |k: &str| by[k].as_u64().unwrap();
+    let methods: u64 = [
+        "single_cell",
+        "linked_cells_1",
+        "linked_cells_2",
+        "hypotheses",
+    ]
+    .iter()
+    .map(|k| count(k))
+    .sum();
+    assert!(count("rules") > 2 * methods, "{by}");
+    let by_order = &a["opened_by_rule_order"];
+    let orders: u64 = ["1", "2", "3"]
+        .iter()
+        .map(|k| by_order[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(orders, count("rules"));
 }
 
 #[test]

@@ -89,7 +89,9 @@ fn answer(line: &str, number: usize, player: &mut SapperPlayer) -> Result<Value,
         .map_err(|e| e.to_string())?;
     position.total_mines = mines;
     let board = Board::from_position(&position);
-    let Move { open, flag, guess } = player
+    let Move {
+        open, flag, guess, ..
+    } = player
         .next_move(&board)
         .map_err(|e| format!("line {number}: {e}"))?;
     let cells = |list: &[u32]| -> Vec<[usize; 2]> {

@@ -1,11 +1,13 @@
 //! `sapper play`: whole games with the sapper player (`sapper_engine::play`).
 
-use super::common::{default_tiers, GameArgs};
+use super::common::{by_source_json, default_tiers, rules_by_order_json, GameArgs};
 use super::CliError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use sapper_engine::game::FirstClick;
 use sapper_engine::play::{play_game, GameRecord, Policy, SapperPlayer, ENDGAME_LAYOUTS};
+use sapper_engine::solver::BySource;
+use sapper_engine::Method;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,7 +29,9 @@ use std::time::Instant;
 /// open an area.
 ///
 /// Prints wins / games, the win rate with its 95% confidence interval
-/// (Wilson), guesses per game (all games, and won games), games per second.
+/// (Wilson), guesses per game (all games, and won games), games per second,
+/// and the cells proven safe by what proved them (rules, then each of the
+/// four methods).
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -100,21 +104,24 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let t0 = Instant::now();
     let records: Vec<GameRecord> = (0..args.games)
         .into_par_iter()
-        .map_init(
-            || SapperPlayer::new(Some(&tiers), policy).with_endgame(args.endgame_layouts),
-            |player, index| {
-                let r = play_game(level, first_click, start, seed, index, player)?;
-                let wins = wins_so_far.fetch_add(r.won as u64, Ordering::Relaxed) + r.won as u64;
-                bar.inc(1);
-                if index % 64 == 0 {
-                    bar.set_message(format!(
-                        "win rate {:.2}%",
-                        100.0 * wins as f64 / bar.position().max(1) as f64
-                    ));
-                }
-                Ok(r)
-            },
-        )
+        .map(|index| {
+            // A fresh player per game: the solver's method order adapts
+            // to what it has seen, so a player shared by the games one
+            // thread happens to get would credit deductions to methods
+            // differently from run to run.
+            let mut player =
+                SapperPlayer::new(Some(&tiers), policy).with_endgame(args.endgame_layouts);
+            let r = play_game(level, first_click, start, seed, index, &mut player)?;
+            let wins = wins_so_far.fetch_add(r.won as u64, Ordering::Relaxed) + r.won as u64;
+            bar.inc(1);
+            if index % 64 == 0 {
+                bar.set_message(format!(
+                    "win rate {:.2}%",
+                    100.0 * wins as f64 / bar.position().max(1) as f64
+                ));
+            }
+            Ok(r)
+        })
         .collect::<Result<_, String>>()?;
     let seconds = t0.elapsed().as_secs_f64();
     bar.finish_and_clear();
@@ -127,6 +134,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .filter(|r| r.won)
         .map(|r| r.guesses as u64)
         .sum();
+    let mut opened_by = BySource::default();
+    for r in &records {
+        opened_by.merge(&r.opened_by);
+    }
     let (lo, hi) = wilson(wins, n);
     if let Some(file) = &args.games_json {
         let mut text = String::new();
@@ -158,6 +169,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 Policy::SecondSafety => "second-safety",
             },
             "endgame_layouts": args.endgame_layouts,
+            "opened_by_source": by_source_json(&opened_by),
+            "opened_by_rule_order": rules_by_order_json(&opened_by),
         });
         out!("{summary}");
     } else {
@@ -182,6 +195,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 0.0
             },
             n as f64 / seconds
+        );
+        let total = opened_by.total().max(1) as f64;
+        let share = |k: u64| format!("{k} ({:.1}%)", 100.0 * k as f64 / total);
+        let mut sources = vec![format!("rules {}", share(opened_by.rules()))];
+        for m in Method::ALL {
+            sources.push(format!(
+                "{} {}",
+                m.name(),
+                share(opened_by.methods[m.index()])
+            ));
+        }
+        out!(
+            "cells proven safe: {}; by source: {}",
+            opened_by.total(),
+            sources.join(", ")
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -38,12 +38,12 @@
 //! Win rates, with their confidence intervals and game counts, are in
 //! docs/performance.md ("Play").
 
-use crate::board::{Board, Cell};
+use crate::board::{Board, Cell, Value};
 use crate::budget::Budget;
 use crate::game::{game_rng, random_layout, FirstClick, Game, Level, Opened};
 use crate::methods::{MethodError, MethodTable};
 use crate::probabilities::Probabilities;
-use crate::solver::{analyse_position_with, Layers, RuleTiers};
+use crate::solver::{analyse_position_with, BySource, Layers, RuleTiers};
 
 pub mod endgame;
 
@@ -57,6 +57,8 @@ pub struct Move {
     /// Proven mines (for display and the engine protocol).
     pub flag: Vec<u32>,
     pub guess: Option<f64>,
+    /// What proved the cells of `open` safe (all zero on a guess).
+    pub opened_by: BySource,
 }
 
 /// Anything that plays from positions alone.
@@ -156,10 +158,19 @@ impl Player for SapperPlayer<'_> {
             .collect();
         let open: Vec<u32> = cells.filter(|&c| board.cell(c) == Cell::Safe).collect();
         if !open.is_empty() {
+            let mut opened_by = BySource::default();
+            for d in analysis
+                .deductions
+                .iter()
+                .filter(|d| d.value == Value::Safe)
+            {
+                opened_by.add(d.source, 1);
+            }
             return Ok(Move {
                 open,
                 flag,
                 guess: None,
+                opened_by,
             });
         }
         let density = board.total_mines().is_none().then_some(self.density);
@@ -171,6 +182,7 @@ impl Player for SapperPlayer<'_> {
                 open: vec![exact.cell],
                 flag,
                 guess: Some(exact.p_mine),
+                opened_by: BySource::default(),
             });
         }
         let (cell, p) = match self.policy {
@@ -188,6 +200,7 @@ impl Player for SapperPlayer<'_> {
             open: vec![cell],
             flag,
             guess: Some(p),
+            opened_by: BySource::default(),
         })
     }
 }
@@ -344,6 +357,8 @@ pub struct GameRecord {
     pub clicks: u32,
     /// Clicks on cells not proven safe (the first click excluded).
     pub guesses: u32,
+    /// The cells proven safe (and so opened), by what proved them.
+    pub opened_by: BySource,
 }
 
 /// Plays game `index` of a run seeded `seed`: the layout from
@@ -364,6 +379,7 @@ pub fn play_game(
         won: false,
         clicks: 1,
         guesses: 0,
+        opened_by: BySource::default(),
     };
     game.open(level.grid().index(start.0, start.1));
     while !game.is_won() {
@@ -371,6 +387,7 @@ pub fn play_game(
         if m.guess.is_some() {
             record.guesses += 1;
         }
+        record.opened_by.merge(&m.opened_by);
         for cell in m.open {
             if game.is_open(cell) {
                 continue;
