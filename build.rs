@@ -3,7 +3,7 @@
 //! `rules/default.rules`, as the engine embeds it, is indexed here with the
 //! same engine the binary links (`sapper-engine` is a build dependency),
 //! and the frozen index
-//! (`RuleTiers::to_index_bytes`, see `engine/src/rules/matcher/frozen.rs`)
+//! (`RuleTiers::to_index_bytes`, see `engine/src/rules/index/frozen.rs`)
 //! written to `$OUT_DIR/default.index`, which `src/cmd/common.rs` embeds:
 //! the binary then loads the default rules in a fraction of a millisecond
 //! instead of indexing them at every start. Cargo runs this again when the

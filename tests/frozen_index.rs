@@ -17,7 +17,9 @@
 #[path = "support/truth_boards.rs"]
 mod truth_boards;
 
-use sapper_engine::rules::frozen::{checksum64, IndexError, ENGINE_VERSION, LAYOUT_VERSION, MAGIC};
+use sapper_engine::rules::index::frozen::{
+    checksum64, IndexError, ENGINE_VERSION, LAYOUT_VERSION, MAGIC,
+};
 use sapper_engine::rules::Rulebase;
 use sapper_engine::solver::RuleTiers;
 use sapper_engine::{Board, Forced};
@@ -130,7 +132,7 @@ fn same_finds(a: &RuleTiers, b: &RuleTiers, board: &Board, seed: u64) -> Result<
     let mut found = 0;
     for ((order, x), (_, y)) in a.tiers().iter().zip(b.tiers()) {
         for dirty in [None, Some(&all[..]), Some(&part[..])] {
-            let run = |ix: &sapper_engine::rules::matcher::RuleIndex| {
+            let run = |ix: &sapper_engine::rules::index::RuleIndex| {
                 let mut out: Vec<(Forced, u8)> = Vec::new();
                 ix.find(board, dirty, &mut out).map(|()| out)
             };

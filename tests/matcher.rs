@@ -8,8 +8,8 @@
 //! - a solution-enumerating local solver for `learn`.
 
 use proptest::prelude::*;
+use sapper_engine::rules::index::{FociReading, RuleIndex};
 use sapper_engine::rules::learn::{learn, learn_explained, Learned};
-use sapper_engine::rules::matcher::{FociReading, RuleIndex};
 use sapper_engine::rules::{GeneratorSettings, Pattern, PatternCell, Rule, RuleKind, Rulebase};
 use sapper_engine::{Board, Cell, Forced, Grid, Value};
 use std::collections::{BTreeMap, BTreeSet};

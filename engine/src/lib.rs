@@ -21,7 +21,7 @@
 //!   that hides its layout from the player; [`play`]: whole games, the
 //!   sapper player and optimal play on tiny boards; [`generate`]: no-guess
 //!   boards;
-//! - [`rules`]: rule patterns, the binary rulebase format and the matcher;
+//! - [`rules`]: rule patterns, the binary rulebase format and the rule index;
 //! - [`solver`]: the fixpoint loop for fields (open from the truth) and
 //!   positions (analyse).
 //!

@@ -13,7 +13,7 @@
 //!   contradicts is reported as [`SolveError::Unsound`], never hidden.
 //! - [`analyse_position`] (no truth): mark it `Safe` (no number).
 //!
-//! Rules first: when a [`RuleIndex`](crate::rules::matcher::RuleIndex) is given, every round starts by
+//! Rules first: when a [`RuleIndex`](crate::rules::index::RuleIndex) is given, every round starts by
 //! matching the rulebase around the numbers that changed; the methods run
 //! only when no rule fires.
 //!
@@ -26,7 +26,7 @@ use crate::board::{Board, Cell, Contradiction, Field, Forced, Method, Position, 
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::{check_number, remaining_mines};
 use crate::methods::{self, MethodError, MethodTable};
-pub use crate::rules::tiers::RuleTiers;
+pub use crate::rules::index::RuleTiers;
 use std::time::Instant;
 
 /// Which deduction layers run: the rulebase (matched first, every round)

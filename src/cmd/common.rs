@@ -127,7 +127,7 @@ pub fn load_tiers(
     arg: &str,
     trust: Trust,
 ) -> Result<sapper_engine::solver::RuleTiers, super::CliError> {
-    use sapper_engine::rules::saved_index::{index_path, load_saved_index, SavedIndex};
+    use sapper_engine::rules::index::saved::{index_path, load_saved_index, SavedIndex};
     if arg == "default" {
         return default_tiers();
     }
@@ -166,14 +166,14 @@ pub fn load_tiers(
 const SLOW_TO_INDEX: usize = 100_000;
 
 /// Indexes `rb` (just written to `path` as `bytes`) and saves the index
-/// beside it. Call it only for proven rules (see `rules::saved_index`).
+/// beside it. Call it only for proven rules (see `rules::index::saved`).
 pub fn save_index_of(
     path: &std::path::Path,
     bytes: &[u8],
     rb: &sapper_engine::rules::Rulebase,
 ) -> Result<std::path::PathBuf, super::CliError> {
     let tiers = sapper_engine::solver::RuleTiers::new(rb);
-    sapper_engine::rules::saved_index::save_index(path, bytes, &tiers)
+    sapper_engine::rules::index::saved::save_index(path, bytes, &tiers)
         .map_err(|e| format!("writing the rule index: {e}").into())
 }
 

@@ -459,7 +459,7 @@ pub fn verify_by_enumeration(rule: &Rule) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::matcher::RuleIndex;
+    use crate::rules::index::RuleIndex;
 
     /// A board from a picture: `?` unknown, `*` known mine, `.` known
     /// safe, digits revealed (the shared helper spells a mine `F`).

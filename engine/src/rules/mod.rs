@@ -18,13 +18,9 @@
 use serde::{Deserialize, Serialize};
 
 pub mod format;
+pub mod index;
 pub mod learn;
-pub mod matcher;
-pub mod saved_index;
-pub mod tiers;
 pub mod verify;
-
-pub use matcher::frozen;
 
 /// The default rulebase (orders 1–2) exactly as committed in
 /// `rules/default.rules`, embedded so that solving needs no files around:

@@ -2,7 +2,7 @@
 //! Here, under `rules`, so that the index's frozen form and saved files
 //! need nothing from the solver; `solver` re-exports it.
 
-use crate::rules::matcher::RuleIndex;
+use crate::rules::index::RuleIndex;
 use crate::rules::Rulebase;
 
 /// The rulebase as the solver matches it: one [`RuleIndex`] per order
@@ -36,7 +36,7 @@ impl RuleTiers {
         RuleTiers { tiers }
     }
 
-    /// Tiers as [`RuleTiers::new`] makes them (for `rules::matcher::frozen`).
+    /// Tiers as [`RuleTiers::new`] makes them (for `rules::index::frozen`).
     pub(crate) fn from_tiers(tiers: Vec<(u8, RuleIndex)>) -> RuleTiers {
         RuleTiers { tiers }
     }

@@ -43,8 +43,8 @@
 //! makes sapper prove and index the rulebase again.
 
 use crate::files::{self, FileError};
-use crate::rules::frozen::IndexError;
-use crate::rules::tiers::RuleTiers;
+use crate::rules::index::frozen::IndexError;
+use crate::rules::index::RuleTiers;
 use std::path::{Path, PathBuf};
 
 /// Largest index file read: an order-3 index is tens of megabytes.

@@ -60,12 +60,13 @@
 //! the fields of [`RuleIndex`] or their meaning change, so that an index
 //! written by another version is rejected rather than misread.
 
-use super::{
-    Check, Entry, EntryStore, ExtraCell, FocusClasses, KeyFilter, KeyTable, PairTable,
-    RejectedRule, RuleIndex, EMPTY_SLOT, FIRST_SLOT, FRAME_BITS, MAX_ORDER, META_CHECKED,
-    META_FORBIDDEN, META_NEXT, META_ORDER_SHIFT, NO_ENTRY, SLOTS,
+use super::layout::{FocusClasses, FIRST_SLOT, MAX_ORDER, NO_ENTRY, SLOTS};
+use super::tables::{
+    Check, Entry, EntryStore, ExtraCell, KeyFilter, KeyTable, PairTable, EMPTY_SLOT, FRAME_BITS,
+    META_CHECKED, META_FORBIDDEN, META_NEXT, META_ORDER_SHIFT,
 };
-use crate::rules::tiers::RuleTiers;
+use super::{RejectedRule, RuleIndex};
+use crate::rules::index::RuleTiers;
 use crate::rules::PatternCell;
 use hashbrown::HashMap;
 
