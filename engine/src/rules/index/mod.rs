@@ -156,19 +156,19 @@ impl fmt::Display for RejectedRule {
 }
 
 /// How [`RuleIndex::find_with`] reads the revealed numbers around the
-/// placements it examines.
+/// placements it examines. Not part of the library's API: public (and
+/// hidden) only so that the property tests in `tests/matcher.rs` can hold
+/// every reading to the same naive oracle.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum FociReading {
     /// A table for full scans and dirty lists of half the board or more;
-    /// otherwise a small cache, or (an index of order 1 only, which reads
-    /// each dirty number once) live.
+    /// otherwise a small cache (an index of order 1 alone answers a dirty
+    /// list from its flat table, when it has one).
     #[default]
     Auto,
     /// Read every cell once into a table first (cost ∝ board size).
     Table,
-    /// Read each number every time a placement needs it (cost ∝ dirty
-    /// numbers, without reuse).
-    Live,
     /// Read each number when a placement first needs it and keep it in a
     /// small cache on the stack (cost ∝ dirty numbers).
     Cached,
@@ -347,7 +347,8 @@ impl RuleIndex {
 
     /// [`RuleIndex::find`] with an explicit choice of how the numbers are
     /// read. The result is the same for every choice; only the cost differs
-    /// (for benches and tests).
+    /// (for the property tests; hidden, like [`FociReading`]).
+    #[doc(hidden)]
     pub fn find_with(
         &self,
         board: &Board,

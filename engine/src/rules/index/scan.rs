@@ -18,19 +18,6 @@ trait FocusSource {
     fn get(&mut self, r: usize, c: usize) -> FocusInfo;
 }
 
-/// Computed on demand, every time ([`FociReading::Live`]).
-struct LiveFoci<'b> {
-    pub(super) board: &'b Board,
-    pub(super) classes: &'b FocusClasses,
-}
-
-impl FocusSource for LiveFoci<'_> {
-    #[inline]
-    fn get(&mut self, r: usize, c: usize) -> FocusInfo {
-        focus_info(self.board, self.classes, r, c)
-    }
-}
-
 /// Computed once for every cell (full scans, long dirty lists).
 struct FociTable {
     pub(super) foci: Vec<FocusInfo>,
@@ -188,24 +175,12 @@ impl RuleIndex {
             // (`benches/`), the cache wins until about half
             // the cells are dirty.
             (FociReading::Auto, Some(d)) if d.len() * 2 >= grid.len() => FociReading::Table,
-            // Order 1 reads each dirty number once: nothing to cache.
-            (FociReading::Auto, Some(_)) if self.max_order == 1 => FociReading::Live,
             (FociReading::Auto, Some(_)) => FociReading::Cached,
             (r, _) => r,
         };
         match reading {
             FociReading::Table => self.scan_with(
                 &mut FociTable::new(board, &self.classes),
-                cells,
-                grid,
-                dirty,
-                out,
-            ),
-            FociReading::Live => self.scan_with(
-                &mut LiveFoci {
-                    board,
-                    classes: &self.classes,
-                },
                 cells,
                 grid,
                 dirty,
