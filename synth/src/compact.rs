@@ -16,13 +16,8 @@ pub const MAX_SIDE: usize = 6;
 /// Largest number of cells in a pattern.
 pub const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
 
-/// Cell codes, ordered like [`PatternCell`]'s derived `Ord`.
-pub const ANY: u8 = 0;
-pub const WALL: u8 = 1;
-pub const OPEN: u8 = 2;
-pub const CLOSED: u8 = 3;
-/// `Number(v)` is coded `NUMBER + v`.
-pub const NUMBER: u8 = 4;
+/// Cell codes: the engine's one table ([`sapper_engine::rules::cell_code`]).
+pub use sapper_engine::rules::cell_code::{ANY, CLOSED, NUMBER, OPEN, WALL};
 
 /// Kind codes, ordered like [`RuleKind`].
 pub const KIND_FORCED: u8 = 0;
@@ -171,12 +166,8 @@ impl CompactRule {
     pub fn to_rule(&self) -> Rule {
         let cells = self.cells[..self.cell_count()]
             .iter()
-            .map(|&code| match code {
-                ANY => PatternCell::Any,
-                WALL => PatternCell::Wall,
-                OPEN => PatternCell::Open,
-                CLOSED => PatternCell::Closed,
-                v => PatternCell::Number(v - NUMBER),
+            .map(|&code| {
+                PatternCell::from_code(code).expect("a compact rule holds cell codes only")
             })
             .collect();
         Rule {
@@ -199,14 +190,7 @@ impl CompactRule {
         }
         let mut cells = [ANY; MAX_CELLS];
         for (code, cell) in cells.iter_mut().zip(&p.cells) {
-            *code = match *cell {
-                PatternCell::Any => ANY,
-                PatternCell::Wall => WALL,
-                PatternCell::Open => OPEN,
-                PatternCell::Closed => CLOSED,
-                PatternCell::Number(v) if v <= 8 => NUMBER + v,
-                PatternCell::Number(_) => return None,
-            };
+            *code = cell.code()?;
         }
         Some(CompactRule {
             h: p.h,

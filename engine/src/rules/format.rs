@@ -53,7 +53,9 @@
 //! tests).
 
 use super::verify::check_structure;
-use super::{GeneratorSettings, Pattern, PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES};
+use super::{
+    cell_code, GeneratorSettings, Pattern, PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES,
+};
 use bincode::Options;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -180,10 +182,13 @@ pub fn crc32(bytes: &[u8]) -> u32 {
 // ---------------------------------------------------------------------------
 // Cell symbols and the bit stream.
 
-const CODE_ANY: u32 = 0;
-const CODE_WALL: u32 = 1;
-const CODE_OPEN: u32 = 2;
-const CODE_CLOSED: u32 = 3;
+// The first four symbols are the shared cell codes (`rules::cell_code`);
+// this alphabet then folds the conclusions into closed cells (safe, mine)
+// and stores a number's value beside its symbol. Fixed by version 1.
+const CODE_ANY: u32 = cell_code::ANY as u32;
+const CODE_WALL: u32 = cell_code::WALL as u32;
+const CODE_OPEN: u32 = cell_code::OPEN as u32;
+const CODE_CLOSED: u32 = cell_code::CLOSED as u32;
 const CODE_SAFE: u32 = 4;
 const CODE_MINE: u32 = 5;
 const CODE_NUMBER: u32 = 6;

@@ -75,7 +75,49 @@ pub enum PatternCell {
     Number(u8),
 }
 
+/// The one numeric code of each [`PatternCell`], for every binary form
+/// that stores cells one by one (the frozen rule index, synth's compact
+/// rules), ordered like the derived `Ord`. The rulebase file's packed
+/// symbol stream has its own alphabet, fixed by the committed version-1
+/// files (`rules::format`): it folds a rule's conclusions into its closed
+/// cells.
+pub mod cell_code {
+    pub const ANY: u8 = 0;
+    pub const WALL: u8 = 1;
+    pub const OPEN: u8 = 2;
+    pub const CLOSED: u8 = 3;
+    /// `Number(v)` is coded `NUMBER + v`, `v ≤ 8`.
+    pub const NUMBER: u8 = 4;
+}
+
 impl PatternCell {
+    /// This cell's [`cell_code`]; `None` for a number above 8, which no
+    /// valid rule holds.
+    pub const fn code(self) -> Option<u8> {
+        use cell_code::*;
+        match self {
+            PatternCell::Any => Some(ANY),
+            PatternCell::Wall => Some(WALL),
+            PatternCell::Open => Some(OPEN),
+            PatternCell::Closed => Some(CLOSED),
+            PatternCell::Number(v) if v <= 8 => Some(NUMBER + v),
+            PatternCell::Number(_) => None,
+        }
+    }
+
+    /// The cell of a [`cell_code`]; `None` for a code no cell has.
+    pub const fn from_code(code: u8) -> Option<PatternCell> {
+        use cell_code::*;
+        Some(match code {
+            ANY => PatternCell::Any,
+            WALL => PatternCell::Wall,
+            OPEN => PatternCell::Open,
+            CLOSED => PatternCell::Closed,
+            NUMBER..=12 => PatternCell::Number(code - NUMBER),
+            _ => return None,
+        })
+    }
+
     /// Character used by `rules show` / `rules export` (`?` closed, `.` open,
     /// `#` wall, `_` any, digits for foci). Conclusions (`s`, `m`) are drawn
     /// by [`Rule::rows`].
@@ -256,6 +298,29 @@ impl Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cell codes are a bijection between the cells of valid rules and
+    /// the codes 0..=12, ordered like the cells.
+    #[test]
+    fn every_pattern_cell_has_one_code_and_back() {
+        let mut cells = vec![
+            PatternCell::Any,
+            PatternCell::Wall,
+            PatternCell::Open,
+            PatternCell::Closed,
+        ];
+        cells.extend((0..=8).map(PatternCell::Number));
+        let codes: Vec<u8> = cells.iter().map(|c| c.code().unwrap()).collect();
+        assert_eq!(codes, (0..=12).collect::<Vec<u8>>());
+        for code in 0..=u8::MAX {
+            match PatternCell::from_code(code) {
+                Some(cell) => assert_eq!(cell.code(), Some(code)),
+                None => assert!(code > 12),
+            }
+        }
+        assert_eq!(PatternCell::Number(9).code(), None);
+        assert!(cells.windows(2).all(|w| w[0] < w[1]));
+    }
     use PatternCell::*;
 
     fn l_shape() -> Rule {

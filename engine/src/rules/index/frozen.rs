@@ -75,7 +75,7 @@ pub const MAGIC: &[u8; 8] = b"SAPPERIX";
 
 /// Version of the layout of the body (the fields of [`RuleIndex`] and how
 /// they are written). Bump it whenever either changes.
-pub const LAYOUT_VERSION: u32 = 1;
+pub const LAYOUT_VERSION: u32 = 2;
 
 /// The sapper-engine version, stored in the header: an index is only read
 /// by the engine version that wrote it.
@@ -493,28 +493,6 @@ fn read_store(r: &mut Reader<'_>) -> Result<EntryStore, IndexError> {
     })
 }
 
-/// A pattern cell as two bytes.
-fn cell_code(cell: PatternCell) -> [u8; 2] {
-    match cell {
-        PatternCell::Any => [0, 0],
-        PatternCell::Wall => [1, 0],
-        PatternCell::Open => [2, 0],
-        PatternCell::Closed => [3, 0],
-        PatternCell::Number(v) => [4, v],
-    }
-}
-
-fn cell_of_code(code: [u8; 2]) -> Result<PatternCell, IndexError> {
-    Ok(match code {
-        [0, 0] => PatternCell::Any,
-        [1, 0] => PatternCell::Wall,
-        [2, 0] => PatternCell::Open,
-        [3, 0] => PatternCell::Closed,
-        [4, v] => PatternCell::Number(v),
-        _ => return Err(corrupt(format!("pattern cell code {code:?}"))),
-    })
-}
-
 /// Every field of `index` but the ones that follow from others (table
 /// fill counts, the filter's mask, the highest order, the slots of all
 /// orders ≥ 3), which [`read_index`] recomputes.
@@ -526,7 +504,8 @@ fn write_index(w: &mut Writer, index: &RuleIndex) {
     for x in &index.extras {
         w.u16(x.dr as u16);
         w.u16(x.dc as u16);
-        cell_code(x.cell).into_iter().for_each(|b| w.u8(b));
+        // The index rejects numbers above 8: every cell it holds has a code.
+        w.u8(x.cell.code().expect("an indexed cell has a code"));
     }
     w.u32s(&index.order1);
     w.u64s(&index.pairs.slots);
@@ -559,12 +538,13 @@ fn read_index(r: &mut Reader<'_>) -> Result<RuleIndex, IndexError> {
     let entries2 = read_store(r)?;
     let entries = read_store(r)?;
     let extras = r
-        .records("extra cells", 6)?
+        .records("extra cells", 5)?
         .map(|x| {
             Ok(ExtraCell {
                 dr: i16::from_le_bytes([x[0], x[1]]),
                 dc: i16::from_le_bytes([x[2], x[3]]),
-                cell: cell_of_code([x[4], x[5]])?,
+                cell: PatternCell::from_code(x[4])
+                    .ok_or_else(|| corrupt(format!("pattern cell code {}", x[4])))?,
             })
         })
         .collect::<Result<_, IndexError>>()?;
