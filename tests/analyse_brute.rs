@@ -13,6 +13,7 @@
 
 #[path = "support/hyp_boards.rs"]
 mod hyp_boards;
+mod support;
 
 use hyp_boards::{
     consistent, endgame, extreme_total, perturbed, played, recounted, sparse, wild, Case,

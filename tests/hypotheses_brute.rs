@@ -6,6 +6,7 @@
 
 #[path = "support/hyp_boards.rs"]
 mod hyp_boards;
+mod support;
 
 use hyp_boards::{
     consistent, endgame, extreme_total, perturbed, played, real_size, recounted, sparse, wild, Case,

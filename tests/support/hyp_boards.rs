@@ -289,24 +289,9 @@ prop_compose! {
     }
 }
 
-/// A small xorshift generator, for the real-size boards (seeded by
-/// proptest, so failures shrink to a seed).
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The tests' one generator (seeded by proptest for the real-size boards,
+/// so failures shrink to a seed).
+pub use crate::support::Rng;
 
 /// A 30×16 board with 99 mines and `clicks` random safe cells opened as in
 /// the game (0s flood-open their neighbours); each mine next to an open cell
