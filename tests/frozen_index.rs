@@ -7,7 +7,7 @@
 //! 2. the loaded index equals a freshly built one and finds the same cells
 //!    on random boards (consistent and broken), full scans and dirty lists;
 //! 3. damaged or foreign bytes are rejected with a reason, never a panic:
-//!    another magic, layout version, engine version or source rulebase,
+//!    another magic, format version, engine version or source rulebase,
 //!    a cut at every length of the header and at points of the body,
 //!    trailing bytes, flipped bytes; and, past a checksum made to match,
 //!    bodies that are cut or have a byte changed either are rejected or
@@ -18,10 +18,11 @@
 mod truth_boards;
 
 use sapper_engine::rules::index::frozen::{
-    checksum64, IndexError, ENGINE_VERSION, LAYOUT_VERSION, MAGIC,
+    IndexError, ENGINE_VERSION, FORMAT, FORMAT_VERSION, MAGIC,
 };
 use sapper_engine::rules::Rulebase;
 use sapper_engine::solver::RuleTiers;
+use sapper_engine::wire::{checksum64, crc32, WireError};
 use sapper_engine::{Board, Forced};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -36,7 +37,7 @@ fn fresh_tiers() -> &'static RuleTiers {
     T.get_or_init(|| RuleTiers::new(&Rulebase::from_bytes(DEFAULT_BYTES).unwrap()))
 }
 
-/// Where the body starts: magic, layout version, engine version (length
+/// Where the body starts: magic, format version, engine version (length
 /// byte and bytes), source checksum, body length, body checksum.
 fn header_len(index: &[u8]) -> usize {
     8 + 4 + 1 + index[12] as usize + 8 + 8 + 8
@@ -201,18 +202,23 @@ fn rejected(bytes: &[u8], what: &str) -> IndexError {
 fn another_magic_layout_engine_or_source_is_rejected() {
     let mut bad = EMBEDDED_INDEX.to_vec();
     bad[0] ^= 0x20;
-    assert_eq!(rejected(&bad, "magic"), IndexError::BadMagic);
-    assert_eq!(rejected(b"SAPPERRB", "a rulebase"), IndexError::BadMagic);
-    assert_eq!(rejected(DEFAULT_BYTES, "a rulebase"), IndexError::BadMagic);
+    let bad_magic = IndexError::Wire(WireError::BadMagic {
+        format: FORMAT.name,
+        magic: "SAPPERIX",
+    });
+    assert_eq!(rejected(&bad, "magic"), bad_magic);
+    assert_eq!(rejected(b"SAPPERRB", "a rulebase"), bad_magic);
+    assert_eq!(rejected(DEFAULT_BYTES, "a rulebase"), bad_magic);
 
     let mut bad = EMBEDDED_INDEX.to_vec();
-    bad[8..12].copy_from_slice(&(LAYOUT_VERSION + 1).to_le_bytes());
+    bad[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     assert_eq!(
-        rejected(&bad, "layout"),
-        IndexError::UnsupportedLayout {
-            found: LAYOUT_VERSION + 1,
-            supported: LAYOUT_VERSION
-        }
+        rejected(&bad, "format version"),
+        IndexError::Wire(WireError::UnsupportedVersion {
+            format: FORMAT.name,
+            found: FORMAT_VERSION + 1,
+            supported: FORMAT_VERSION
+        })
     );
 
     let mut bad = EMBEDDED_INDEX.to_vec();
@@ -229,10 +235,7 @@ fn another_magic_layout_engine_or_source_is_rejected() {
     let mut other = DEFAULT_BYTES.to_vec();
     other[100] ^= 1;
     let fixture = include_bytes!("fixtures/v1-small.rules");
-    assert_eq!(
-        sapper_engine::rules::format::crc32(DEFAULT_BYTES),
-        sapper_engine::rules::format::crc32(fixture)
-    );
+    assert_eq!(crc32(DEFAULT_BYTES), crc32(fixture));
     for (k, source) in [&other[..], &fixture[..], b""].into_iter().enumerate() {
         match RuleTiers::from_index_bytes(EMBEDDED_INDEX, source) {
             Err(IndexError::SourceMismatch { found, expected }) => {
@@ -253,7 +256,7 @@ fn a_cut_or_padded_index_is_rejected() {
     let cuts = (0..=h).chain([h + 1, h + 8, h + body / 3, h + body / 2, h + body - 1]);
     for len in cuts {
         match rejected(&EMBEDDED_INDEX[..len], &format!("cut at {len}")) {
-            IndexError::Truncated { .. } => {}
+            IndexError::Wire(WireError::Truncated { .. }) => {}
             e => panic!("cut at {len}: {e}"),
         }
     }
@@ -261,22 +264,23 @@ fn a_cut_or_padded_index_is_rejected() {
     padded.push(0);
     assert_eq!(
         rejected(&padded, "padded"),
-        IndexError::TrailingBytes {
+        IndexError::Wire(WireError::TrailingBytes {
+            format: FORMAT.name,
             count: 1,
             offset: EMBEDDED_INDEX.len()
-        }
+        })
     );
     // A body length that does not match what is there.
     let mut longer = EMBEDDED_INDEX.to_vec();
     longer[h - 16..h - 8].copy_from_slice(&(body as u64 + 1).to_le_bytes());
     assert!(matches!(
         rejected(&longer, "length + 1"),
-        IndexError::Truncated { what: "body", .. }
+        IndexError::Wire(WireError::Truncated { what: "body", .. })
     ));
     longer[h - 16..h - 8].copy_from_slice(&u64::MAX.to_le_bytes());
     assert!(matches!(
         rejected(&longer, "length 2^64 - 1"),
-        IndexError::Truncated { what: "body", .. }
+        IndexError::Wire(WireError::Truncated { what: "body", .. })
     ));
 }
 
@@ -295,7 +299,7 @@ fn a_flipped_byte_is_rejected() {
             let e = rejected(&bad, &format!("byte {i} ^ {flip:#x}"));
             if i >= h {
                 assert!(
-                    matches!(e, IndexError::ChecksumMismatch { .. }),
+                    matches!(e, IndexError::Wire(WireError::ChecksumMismatch { .. })),
                     "byte {i}: {e}"
                 );
             }
@@ -319,7 +323,7 @@ fn damaged_bodies_with_a_matching_checksum_never_panic() {
         .chain((0..100).map(|_| rng.below(body.len())));
     for len in cuts {
         match rejected(&reframe(EMBEDDED_INDEX, &body[..len]), "cut body") {
-            IndexError::Truncated { .. } | IndexError::Corrupt(_) => {}
+            IndexError::Wire(WireError::Truncated { .. } | WireError::Corrupt { .. }) => {}
             e => panic!("body cut at {len}: {e}"),
         }
     }

@@ -20,9 +20,10 @@
 mod support;
 
 use proptest::prelude::*;
-use sapper_engine::rules::format::{crc32, is_canonical, RulebaseError, FORMAT_VERSION, MAGIC};
+use sapper_engine::rules::format::{is_canonical, RulebaseError, FORMAT_VERSION, MAGIC};
 use sapper_engine::rules::verify::{check_structure, verify_rule, verify_rulebase};
 use sapper_engine::rules::{GeneratorSettings, Pattern, PatternCell, Rule, RuleKind, Rulebase};
+use sapper_engine::wire::{crc32, WireError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -657,7 +658,7 @@ fn every_truncation_is_an_error() {
     for bytes in [small_order1_bytes(), fixture_bytes()] {
         for len in 0..bytes.len() {
             match Rulebase::from_bytes(&bytes[..len]) {
-                Err(RulebaseError::Truncated { .. }) => {}
+                Err(RulebaseError::Wire(WireError::Truncated { .. })) => {}
                 other => panic!("prefix of {len} bytes: {other:?}"),
             }
         }
@@ -677,13 +678,17 @@ fn every_single_byte_corruption_is_an_error() {
             bad[i] ^= flip;
             let result = Rulebase::from_bytes(&bad);
             match (i, &result) {
-                (0..8, Err(RulebaseError::BadMagic)) => {}
-                (8..12, Err(RulebaseError::UnsupportedVersion { .. })) => {}
+                (0..8, Err(RulebaseError::Wire(WireError::BadMagic { .. }))) => {}
+                (8..12, Err(RulebaseError::Wire(WireError::UnsupportedVersion { .. }))) => {}
                 // A damaged length misplaces the sections: the file looks
                 // truncated or has bytes left over.
-                (_, Err(RulebaseError::Truncated { .. } | RulebaseError::Corrupt { .. }))
-                    if length_fields.iter().any(|f| f.contains(&i)) => {}
-                (_, Err(RulebaseError::ChecksumMismatch { .. })) if i >= 16 => {}
+                (
+                    _,
+                    Err(RulebaseError::Wire(
+                        WireError::Truncated { .. } | WireError::Corrupt { .. },
+                    )),
+                ) if length_fields.iter().any(|f| f.contains(&i)) => {}
+                (_, Err(RulebaseError::Wire(WireError::ChecksumMismatch { .. }))) if i >= 16 => {}
                 _ => panic!("byte {i} ^ {flip:#x}: {result:?}"),
             }
         }
@@ -695,24 +700,28 @@ fn wrong_magic_is_rejected() {
     let mut bytes = small_order1_bytes();
     bytes[..8].copy_from_slice(b"PK\x03\x04ZIPX");
     let err = Rulebase::from_bytes(&bytes).unwrap_err();
-    assert!(matches!(err, RulebaseError::BadMagic));
+    assert!(matches!(
+        err,
+        RulebaseError::Wire(WireError::BadMagic { .. })
+    ));
     assert!(err.to_string().contains("not a sapper rulebase"), "{err}");
     // Short garbage is not a rulebase either; a short prefix of the magic
     // is a truncated one.
     assert!(matches!(
         Rulebase::from_bytes(b"hello"),
-        Err(RulebaseError::BadMagic)
+        Err(RulebaseError::Wire(WireError::BadMagic { .. }))
     ));
     assert!(matches!(
         Rulebase::from_bytes(b"SAPP"),
-        Err(RulebaseError::Truncated {
+        Err(RulebaseError::Wire(WireError::Truncated {
             what: "magic bytes",
-            offset: 0
-        })
+            offset: 0,
+            ..
+        }))
     ));
     assert!(matches!(
         Rulebase::from_bytes(b""),
-        Err(RulebaseError::Truncated { .. })
+        Err(RulebaseError::Wire(WireError::Truncated { .. }))
     ));
 }
 
@@ -725,10 +734,11 @@ fn future_version_is_a_clear_error() {
     let err = Rulebase::read(&path).unwrap_err();
     assert!(matches!(
         err,
-        RulebaseError::UnsupportedVersion {
+        RulebaseError::Wire(WireError::UnsupportedVersion {
             found: 99,
-            supported: 1
-        }
+            supported: 1,
+            ..
+        })
     ));
     assert_eq!(
         err.to_string(),
@@ -738,7 +748,7 @@ fn future_version_is_a_clear_error() {
     let err = Rulebase::from_bytes(&bytes).unwrap_err();
     assert!(matches!(
         err,
-        RulebaseError::UnsupportedVersion { found: 0, .. }
+        RulebaseError::Wire(WireError::UnsupportedVersion { found: 0, .. })
     ));
     assert!(
         err.to_string().contains("version 0 is not supported"),
@@ -929,7 +939,7 @@ fn cli_bad_files() {
         (corrupt.to_str().unwrap(), "checksum mismatch"),
         (
             truncated.to_str().unwrap(),
-            "truncated file: the payload at byte",
+            "truncated rulebase: the payload at byte",
         ),
         (missing.to_str().unwrap(), "file not found"),
         (

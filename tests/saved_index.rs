@@ -78,11 +78,11 @@ fn a_corrupt_truncated_stale_or_future_index_is_never_used() {
     let last = flipped.len() - 1;
     flipped[last] ^= 0x10;
     let mut future = good.clone();
-    future[8] = future[8].wrapping_add(1); // the layout version, after the magic
+    future[8] = future[8].wrapping_add(1); // the format version, after the magic
     let cases: [(&str, Vec<u8>); 4] = [
         ("checksum mismatch", flipped),
         ("truncated rule index", good[..good.len() / 2].to_vec()),
-        ("layout version", future),
+        ("format version", future),
         ("not a sapper rule index", b"hello".to_vec()),
     ];
     for (reason, bytes) in cases {

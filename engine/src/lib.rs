@@ -22,6 +22,8 @@
 //!   sapper player and optimal play on tiny boards; [`generate`]: no-guess
 //!   boards;
 //! - [`rules`]: rule patterns, the binary rulebase format and the rule index;
+//! - [`wire`]: what both binary files share — magic and version header,
+//!   bounded reader and writer, checksums, one error vocabulary;
 //! - [`solver`]: the fixpoint loop for fields (open from the truth) and
 //!   positions (analyse).
 //!
@@ -44,6 +46,7 @@ pub mod play;
 pub mod probabilities;
 pub mod rules;
 pub mod solver;
+pub mod wire;
 
 pub use board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
 pub use grid::Grid;

@@ -44,7 +44,7 @@
 //! # Validation
 //!
 //! [`Rulebase::from_bytes`] never panics. It checks, in order: magic,
-//! version, section lengths (a short file is [`RulebaseError::Truncated`]),
+//! version, section lengths (a short file is [`WireError::Truncated`]),
 //! checksum, header, the packed stream, then every rule: well formed
 //! ([`super::verify::check_structure`]), canonical, and strictly after the
 //! previous rule; finally the header's counts must equal the rules' counts.
@@ -56,6 +56,7 @@ use super::verify::check_structure;
 use super::{
     cell_code, GeneratorSettings, Pattern, PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES,
 };
+use crate::wire::{crc32, Format, WireError};
 use bincode::Options;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -66,6 +67,13 @@ pub const MAGIC: [u8; 8] = *b"SAPPERRB";
 
 /// The format version this build writes (and the newest it reads).
 pub const FORMAT_VERSION: u32 = 1;
+
+/// The rulebase file as a [`Format`] of the shared wire module.
+pub const FORMAT: Format = Format {
+    name: "rulebase",
+    magic: &MAGIC,
+    version: FORMAT_VERSION,
+};
 
 /// The file header: how the rulebase was made and what it holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,20 +96,10 @@ pub struct CountEntry {
 /// Why a rulebase could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum RulebaseError {
-    #[error("not a sapper rulebase (the file does not start with the magic bytes \"SAPPERRB\")")]
-    BadMagic,
-    #[error("{}", unsupported_version_message(*found, *supported))]
-    UnsupportedVersion { found: u32, supported: u32 },
-    #[error("truncated file: the {what} at byte {offset} is cut off")]
-    Truncated { what: &'static str, offset: usize },
-    /// `expected` is the checksum stored in the file, `found` the one
-    /// computed from its contents.
-    #[error(
-        "checksum mismatch (stored {expected:#010x}, computed {found:#010x}): the file is corrupted"
-    )]
-    ChecksumMismatch { expected: u32, found: u32 },
-    #[error("corrupt rulebase: {reason}")]
-    Corrupt { reason: String },
+    /// Not a valid rulebase file: magic, version, lengths, checksum or the
+    /// sections' contents (the shared vocabulary of [`crate::wire`]).
+    #[error(transparent)]
+    Wire(#[from] WireError),
     #[error("invalid rule #{index}: {reason}")]
     InvalidRule { index: usize, reason: String },
     #[error(transparent)]
@@ -111,24 +109,12 @@ pub enum RulebaseError {
     File(#[from] crate::files::FileError),
 }
 
-fn unsupported_version_message(found: u32, supported: u32) -> String {
-    if found > supported {
-        format!(
-            "rulebase format version {found} is newer than this sapper supports ({supported}); \
-             regenerate it or upgrade"
-        )
-    } else {
-        format!(
-            "rulebase format version {found} is not supported (this sapper reads version \
-             {supported}); regenerate it"
-        )
-    }
-}
-
 fn corrupt(reason: impl Into<String>) -> RulebaseError {
-    RulebaseError::Corrupt {
+    WireError::Corrupt {
+        format: FORMAT.name,
         reason: reason.into(),
     }
+    .into()
 }
 
 /// The bincode configuration of both sections: fixed-width little-endian
@@ -147,36 +133,6 @@ fn bincode_options(limit: u64) -> impl Options {
 struct PackedRules {
     bit_len: u64,
     bytes: Vec<u8>,
-}
-
-/// CRC-32 (IEEE 802.3, reflected, polynomial `0xEDB88320`) of `bytes` — the
-/// same function as zlib's `crc32`. Any change of a single byte, and any
-/// burst of up to 32 changed bits, changes it.
-pub fn crc32(bytes: &[u8]) -> u32 {
-    const TABLE: [u32; 256] = {
-        let mut table = [0u32; 256];
-        let mut i = 0;
-        while i < 256 {
-            let mut c = i as u32;
-            let mut k = 0;
-            while k < 8 {
-                c = if c & 1 != 0 {
-                    0xEDB8_8320 ^ (c >> 1)
-                } else {
-                    c >> 1
-                };
-                k += 1;
-            }
-            table[i] = c;
-            i += 1;
-        }
-        table
-    };
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc = TABLE[((crc ^ b as u32) & 0xFF) as usize] ^ (crc >> 8);
-    }
-    !crc
 }
 
 // ---------------------------------------------------------------------------
@@ -486,45 +442,29 @@ impl Rulebase {
     }
 
     fn decode(bytes: &[u8], checks: Checks) -> Result<Rulebase, RulebaseError> {
-        let mut cursor = Cursor { bytes, pos: 0 };
-        let magic = cursor.take(MAGIC.len(), "magic bytes").map_err(|e| {
-            // A short file that is not even a prefix of the magic is simply
-            // not a rulebase.
-            if MAGIC.starts_with(bytes) {
-                e
-            } else {
-                RulebaseError::BadMagic
-            }
-        })?;
-        if magic != MAGIC {
-            return Err(RulebaseError::BadMagic);
-        }
-        let version = cursor.u32("format version")?;
-        if version != FORMAT_VERSION {
-            return Err(RulebaseError::UnsupportedVersion {
-                found: version,
-                supported: FORMAT_VERSION,
-            });
-        }
+        let mut cursor = FORMAT.read_header(bytes)?;
         let header_len = cursor.u32("header length")? as usize;
         let header_bytes = cursor.take(header_len, "header")?;
         let payload_len = cursor.u32("payload length")? as usize;
         let payload_bytes = cursor.take(payload_len, "payload")?;
-        let checked_len = cursor.pos;
+        let checked_len = cursor.offset();
         let stored = cursor.u32("checksum")?;
-        if cursor.pos != bytes.len() {
-            return Err(corrupt(format!(
-                "{} unexpected bytes after the checksum at byte {}",
-                bytes.len() - cursor.pos,
-                cursor.pos
-            )));
+        if !cursor.rest().is_empty() {
+            return Err(WireError::TrailingBytes {
+                format: FORMAT.name,
+                count: cursor.rest().len(),
+                offset: cursor.offset(),
+            }
+            .into());
         }
         let computed = crc32(&bytes[..checked_len]);
         if stored != computed {
-            return Err(RulebaseError::ChecksumMismatch {
-                expected: stored,
-                found: computed,
-            });
+            return Err(WireError::ChecksumMismatch {
+                format: FORMAT.name,
+                stored: stored.into(),
+                computed: computed.into(),
+            }
+            .into());
         }
 
         let header: Header = bincode_options(header_len as u64)
@@ -590,32 +530,6 @@ impl Counts {
     fn finish(mut self) -> Vec<CountEntry> {
         self.entries.sort_unstable();
         self.entries
-    }
-}
-
-/// Reads the fixed-size fields and sections of the file, reporting where a
-/// short file ends.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, len: usize, what: &'static str) -> Result<&'a [u8], RulebaseError> {
-        if self.bytes.len() - self.pos < len {
-            return Err(RulebaseError::Truncated {
-                what,
-                offset: self.pos,
-            });
-        }
-        let slice = &self.bytes[self.pos..self.pos + len];
-        self.pos += len;
-        Ok(slice)
-    }
-
-    fn u32(&mut self, what: &'static str) -> Result<u32, RulebaseError> {
-        let b = self.take(4, what)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 }
 
@@ -948,12 +862,6 @@ mod tests {
     }
 
     #[test]
-    fn crc32_matches_the_standard_check_value() {
-        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
-        assert_eq!(crc32(b""), 0);
-    }
-
-    #[test]
     fn unchecked_file_of_valid_rules_loads() {
         let rules = sample();
         let bytes = unchecked_file(&rules, |_| {});
@@ -1069,7 +977,7 @@ mod tests {
         let rules = sample();
         let bytes = unchecked_file(&rules, |h| h.counts[0].count += 1);
         match Rulebase::from_bytes(&bytes) {
-            Err(RulebaseError::Corrupt { reason }) => {
+            Err(RulebaseError::Wire(WireError::Corrupt { reason, .. })) => {
                 assert!(reason.contains("counts"), "{reason}")
             }
             other => panic!("{other:?}"),
@@ -1077,7 +985,7 @@ mod tests {
         // More rules announced than stored: the stream runs out.
         let bytes = unchecked_file(&rules, |h| h.rule_count += 1);
         match Rulebase::from_bytes(&bytes) {
-            Err(RulebaseError::Corrupt { reason }) => {
+            Err(RulebaseError::Wire(WireError::Corrupt { reason, .. })) => {
                 assert!(reason.contains("ends inside"), "{reason}")
             }
             other => panic!("{other:?}"),
@@ -1085,7 +993,7 @@ mod tests {
         // Fewer: bits are left over.
         let bytes = unchecked_file(&rules, |h| h.rule_count -= 1);
         match Rulebase::from_bytes(&bytes) {
-            Err(RulebaseError::Corrupt { reason }) => {
+            Err(RulebaseError::Wire(WireError::Corrupt { reason, .. })) => {
                 assert!(reason.contains("follow the last"), "{reason}")
             }
             other => panic!("{other:?}"),
@@ -1094,7 +1002,7 @@ mod tests {
         let bytes = unchecked_file(&rules, |h| h.rule_count = u64::MAX);
         assert!(matches!(
             Rulebase::from_bytes(&bytes),
-            Err(RulebaseError::Corrupt { .. })
+            Err(RulebaseError::Wire(WireError::Corrupt { .. }))
         ));
     }
 
@@ -1115,7 +1023,7 @@ mod tests {
         let corrupt_reason = |packed: &PackedRules| {
             let payload = bincode_options(u64::MAX).serialize(packed).unwrap();
             match Rulebase::from_bytes(&assemble(&header, &payload)) {
-                Err(RulebaseError::Corrupt { reason }) => reason,
+                Err(RulebaseError::Wire(WireError::Corrupt { reason, .. })) => reason,
                 other => panic!("{other:?}"),
             }
         };
@@ -1177,7 +1085,7 @@ mod tests {
             .unwrap();
         let h = bincode_options(u64::MAX).serialize(&one_header).unwrap();
         match Rulebase::from_bytes(&assemble(&h, &payload)) {
-            Err(RulebaseError::Corrupt { reason }) => {
+            Err(RulebaseError::Wire(WireError::Corrupt { reason, .. })) => {
                 assert!(reason.contains("longest common prefix"), "{reason}")
             }
             other => panic!("{other:?}"),
@@ -1193,7 +1101,7 @@ mod tests {
             })
             .unwrap();
         match Rulebase::from_bytes(&assemble(&h, &payload)) {
-            Err(RulebaseError::Corrupt { reason }) => {
+            Err(RulebaseError::Wire(WireError::Corrupt { reason, .. })) => {
                 assert!(reason.contains("repeats the previous"), "{reason}")
             }
             other => panic!("{other:?}"),
@@ -1214,7 +1122,7 @@ mod tests {
             })
             .unwrap();
         match Rulebase::from_bytes(&assemble(&h, &payload)) {
-            Err(RulebaseError::Corrupt { reason }) => {
+            Err(RulebaseError::Wire(WireError::Corrupt { reason, .. })) => {
                 assert!(reason.contains("reserved"), "{reason}")
             }
             other => panic!("{other:?}"),
@@ -1230,8 +1138,8 @@ mod tests {
         let mut bytes = rb.to_bytes();
         bytes.push(0);
         match Rulebase::from_bytes(&bytes) {
-            Err(RulebaseError::Corrupt { reason }) => {
-                assert!(reason.contains("after the checksum"))
+            Err(RulebaseError::Wire(WireError::TrailingBytes { count, offset, .. })) => {
+                assert_eq!((count, offset), (1, bytes.len() - 1))
             }
             other => panic!("{other:?}"),
         }
@@ -1264,24 +1172,27 @@ mod tests {
         bad_magic[0] ^= 1;
         assert!(matches!(
             Rulebase::from_trusted_bytes(&bad_magic),
-            Err(RulebaseError::BadMagic)
+            Err(RulebaseError::Wire(WireError::BadMagic { .. }))
         ));
         let mut bad_version = bytes.clone();
         bad_version[8] = 2;
         assert!(matches!(
             Rulebase::from_trusted_bytes(&bad_version),
-            Err(RulebaseError::UnsupportedVersion { found: 2, .. })
+            Err(RulebaseError::Wire(WireError::UnsupportedVersion {
+                found: 2,
+                ..
+            }))
         ));
         assert!(matches!(
             Rulebase::from_trusted_bytes(&bytes[..bytes.len() - 1]),
-            Err(RulebaseError::Truncated { .. })
+            Err(RulebaseError::Wire(WireError::Truncated { .. }))
         ));
         let mut flipped = bytes.clone();
         let last_payload_byte = bytes.len() - 5;
         flipped[last_payload_byte] ^= 0x10;
         assert!(matches!(
             Rulebase::from_trusted_bytes(&flipped),
-            Err(RulebaseError::ChecksumMismatch { .. })
+            Err(RulebaseError::Wire(WireError::ChecksumMismatch { .. }))
         ));
         // Out of order: refused by the full loader, decoded as stored by
         // the trusted one.

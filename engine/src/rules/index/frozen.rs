@@ -20,7 +20,7 @@
 //! | bytes | what |
 //! |-------|------|
 //! | 8     | magic `SAPPERIX` |
-//! | 4     | [`LAYOUT_VERSION`] |
+//! | 4     | [`FORMAT_VERSION`] |
 //! | 1 + n | the sapper-engine version that wrote it (length, UTF-8) |
 //! | 8     | checksum ([`checksum64`]) of the exact rulebase bytes the index was built from |
 //! | 8     | body length |
@@ -34,7 +34,7 @@
 //! # What is checked when loading
 //!
 //! [`RuleTiers::from_index_bytes`] never panics. It rejects, with the
-//! reason: another magic, layout version or engine version; an index built
+//! reason: another magic, format version or engine version; an index built
 //! from other rulebase bytes than the ones given (their checksum differs); a
 //! file cut short or with bytes after the body; a body whose checksum
 //! differs; and a body that does not decode to a structurally sound index —
@@ -45,7 +45,7 @@
 //! whatever it accepts, [`RuleIndex::find`] can use without indexing out of
 //! a table or looping (and `find` never reports a cell off the board, which
 //! only a damaged entry could name). What the entries conclude is not re-proven (that is
-//! what rebuilding the index does): the layout version, the source checksum
+//! what rebuilding the index does): the format version, the source checksum
 //! and the body checksum stand for it, against an index built from other
 //! rules or by another layout, and against corruption. A deliberately
 //! forged index with matching checksums could make the solver conclude
@@ -56,7 +56,7 @@
 //!
 //! The build script runs again whenever the engine changes (the engine is
 //! one of its build dependencies), so the embedded index always has the
-//! layout of the engine that reads it. Bump [`LAYOUT_VERSION`] anyway when
+//! layout of the engine that reads it. Bump [`FORMAT_VERSION`] anyway when
 //! the fields of [`RuleIndex`] or their meaning change, so that an index
 //! written by another version is rejected rather than misread.
 
@@ -68,6 +68,7 @@ use super::tables::{
 use super::{RejectedRule, RuleIndex};
 use crate::rules::index::RuleTiers;
 use crate::rules::PatternCell;
+use crate::wire::{checksum64, le_u64, Format, Reader, WireError, Writer};
 use hashbrown::HashMap;
 
 /// The first bytes of a frozen index.
@@ -75,22 +76,26 @@ pub const MAGIC: &[u8; 8] = b"SAPPERIX";
 
 /// Version of the layout of the body (the fields of [`RuleIndex`] and how
 /// they are written). Bump it whenever either changes.
-pub const LAYOUT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The frozen index as a [`Format`] of the shared wire module.
+pub const FORMAT: Format = Format {
+    name: "rule index",
+    magic: MAGIC,
+    version: FORMAT_VERSION,
+};
 
 /// The sapper-engine version, stored in the header: an index is only read
 /// by the engine version that wrote it.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Why bytes are not a usable frozen index for the given rulebase.
+/// Why bytes are not a usable frozen index for the given rulebase: not a
+/// valid index file ([`WireError`]), or a valid one made for another
+/// engine or rulebase.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IndexError {
-    #[error("not a sapper rule index (it does not start with the magic bytes \"SAPPERIX\")")]
-    BadMagic,
-    #[error(
-        "rule index layout version {found}, this sapper reads version {supported}: \
-         rebuild the index"
-    )]
-    UnsupportedLayout { found: u32, supported: u32 },
+    #[error(transparent)]
+    Wire(#[from] WireError),
     #[error(
         "rule index written by sapper-engine {found:?}, this is {expected}: rebuild the index"
     )]
@@ -105,60 +110,6 @@ pub enum IndexError {
          the rulebase given has {expected:#018x}): rebuild the index"
     )]
     SourceMismatch { found: u64, expected: u64 },
-    #[error("truncated rule index: the {what} at byte {offset} is cut off")]
-    Truncated { what: &'static str, offset: usize },
-    #[error("{count} unexpected bytes after the rule index at byte {offset}")]
-    TrailingBytes { count: usize, offset: usize },
-    #[error(
-        "rule index checksum mismatch (stored {stored:#018x}, computed {computed:#018x}): \
-         the index is corrupted"
-    )]
-    ChecksumMismatch { stored: u64, computed: u64 },
-    #[error("corrupt rule index: {0}")]
-    Corrupt(String),
-}
-
-/// The 64-bit checksum of the source rulebase and of the body. Much faster
-/// than `rules::format::crc32` on the 2 MB body (a CRC-32, even 16 bytes at
-/// a time, costs about ten times more); and for the source a CRC-32 would not
-/// do at all: a rulebase file ends with the CRC-32 of what precedes it, and
-/// the CRC-32 of anything followed by its own CRC-32 is one constant
-/// (`0x2144DF1C`), the same for every rulebase file.
-///
-/// Eight lanes each fold one 8-byte word of every 64 bytes with
-/// `(lane ^ word) · K` (K odd) rotated; the tail bytes and the lanes are
-/// then folded the same way into one value, starting from the length. Each
-/// fold is a bijection of the running value for a given word, so a change
-/// confined to one 8-byte word (a flipped bit or byte in particular)
-/// always changes the checksum. Changes to several words are caught unless
-/// they happen to cancel, which the rotation (carrying high bits down)
-/// makes unlikely, but unlike a CRC nothing guarantees it for bursts.
-pub fn checksum64(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    #[inline]
-    fn fold(h: u64, w: u64) -> u64 {
-        (h ^ w).wrapping_mul(K).rotate_left(31)
-    }
-    let mut lanes: [u64; 8] = std::array::from_fn(|k| 0x243F_6A88_85A3_08D3 ^ k as u64);
-    let mut blocks = bytes.chunks_exact(64);
-    for block in &mut blocks {
-        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
-            *lane = fold(*lane, le_u64(word));
-        }
-    }
-    let mut h = bytes.len() as u64;
-    for &b in blocks.remainder() {
-        h = fold(h, b as u64);
-    }
-    lanes.into_iter().fold(h, fold)
-}
-
-/// `word` (8 bytes) as a little-endian u64.
-#[inline]
-fn le_u64(word: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(word);
-    u64::from_le_bytes(b)
 }
 
 impl RuleTiers {
@@ -174,8 +125,7 @@ impl RuleTiers {
         }
         let body = body.out;
         let mut out = Vec::with_capacity(body.len() + 64);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&LAYOUT_VERSION.to_le_bytes());
+        FORMAT.write_header(&mut out);
         let version = ENGINE_VERSION.as_bytes();
         out.push(u8::try_from(version.len()).expect("a short engine version"));
         out.extend_from_slice(version);
@@ -194,26 +144,7 @@ impl RuleTiers {
         index: &[u8],
         source_rulebase_bytes: &[u8],
     ) -> Result<RuleTiers, IndexError> {
-        let mut r = Reader::new(index, 0);
-        let magic = r.take(MAGIC.len(), "magic bytes").map_err(|e| {
-            // Bytes that do not even start like the magic are simply not
-            // an index.
-            if MAGIC.starts_with(index) {
-                e
-            } else {
-                IndexError::BadMagic
-            }
-        })?;
-        if magic != MAGIC {
-            return Err(IndexError::BadMagic);
-        }
-        let layout = r.u32("layout version")?;
-        if layout != LAYOUT_VERSION {
-            return Err(IndexError::UnsupportedLayout {
-                found: layout,
-                supported: LAYOUT_VERSION,
-            });
-        }
+        let mut r = FORMAT.read_header(index)?;
         let version_len = r.u8("engine version length")? as usize;
         let version = r.take(version_len, "engine version")?;
         if version != ENGINE_VERSION.as_bytes() {
@@ -232,27 +163,29 @@ impl RuleTiers {
         }
         let body_len = r.u64("body length")?;
         let stored = r.u64("body checksum")?;
-        let body_start = r.pos;
+        let body_start = r.offset();
         let available = index.len() - body_start;
         let body_len = match usize::try_from(body_len) {
             Ok(n) if n <= available => n,
-            _ => {
-                return Err(IndexError::Truncated {
-                    what: "body",
-                    offset: body_start,
-                })
-            }
+            _ => return Err(r.truncated("body", body_start).into()),
         };
         if body_len < available {
-            return Err(IndexError::TrailingBytes {
+            return Err(WireError::TrailingBytes {
+                format: FORMAT.name,
                 count: available - body_len,
                 offset: body_start + body_len,
-            });
+            }
+            .into());
         }
         let body = &index[body_start..];
         let computed = checksum64(body);
         if stored != computed {
-            return Err(IndexError::ChecksumMismatch { stored, computed });
+            return Err(WireError::ChecksumMismatch {
+                format: FORMAT.name,
+                stored,
+                computed,
+            }
+            .into());
         }
         read_body(body, body_start)
     }
@@ -261,7 +194,7 @@ impl RuleTiers {
 /// Decodes and validates a body (`base`: its offset in the file, for
 /// error messages).
 fn read_body(body: &[u8], base: usize) -> Result<RuleTiers, IndexError> {
-    let mut r = Reader::new(body, base);
+    let mut r = Reader::new(FORMAT.name, body, base);
     let count = r.count("tier count", 1)?;
     let mut tiers = Vec::with_capacity(count);
     for t in 0..count {
@@ -279,138 +212,23 @@ fn read_body(body: &[u8], base: usize) -> Result<RuleTiers, IndexError> {
         // (validated) order-1 chains.
         tiers.push((order, index.with_order1_outcomes()));
     }
-    if r.pos < body.len() {
-        return Err(IndexError::TrailingBytes {
-            count: body.len() - r.pos,
-            offset: base + r.pos,
-        });
+    if !r.rest().is_empty() {
+        return Err(WireError::TrailingBytes {
+            format: FORMAT.name,
+            count: r.rest().len(),
+            offset: r.offset(),
+        }
+        .into());
     }
     Ok(RuleTiers::from_tiers(tiers))
 }
 
 fn corrupt(reason: String) -> IndexError {
-    IndexError::Corrupt(reason)
-}
-
-/// Appends little-endian numbers.
-#[derive(Default)]
-struct Writer {
-    out: Vec<u8>,
-}
-
-impl Writer {
-    fn u8(&mut self, v: u8) {
-        self.out.push(v);
+    WireError::Corrupt {
+        format: FORMAT.name,
+        reason,
     }
-    fn u16(&mut self, v: u16) {
-        self.out.extend_from_slice(&v.to_le_bytes());
-    }
-    fn u32(&mut self, v: u32) {
-        self.out.extend_from_slice(&v.to_le_bytes());
-    }
-    fn u64(&mut self, v: u64) {
-        self.out.extend_from_slice(&v.to_le_bytes());
-    }
-    /// A count of items.
-    fn len(&mut self, n: usize) {
-        self.u32(u32::try_from(n).expect("fewer than 2^32 items"));
-    }
-    fn u32s(&mut self, v: &[u32]) {
-        self.len(v.len());
-        v.iter().for_each(|&x| self.u32(x));
-    }
-    fn u64s(&mut self, v: &[u64]) {
-        self.len(v.len());
-        v.iter().for_each(|&x| self.u64(x));
-    }
-    fn usizes(&mut self, v: &[usize]) {
-        self.len(v.len());
-        v.iter().for_each(|&x| self.u64(x as u64));
-    }
-}
-
-/// Reads little-endian numbers, every read checked against the end.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-    /// Offset of `bytes` in the whole index, for error messages.
-    base: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn new(bytes: &'a [u8], base: usize) -> Reader<'a> {
-        Reader {
-            bytes,
-            pos: 0,
-            base,
-        }
-    }
-
-    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], IndexError> {
-        let rest = &self.bytes[self.pos..];
-        if n > rest.len() {
-            return Err(IndexError::Truncated {
-                what,
-                offset: self.base + self.pos,
-            });
-        }
-        self.pos += n;
-        Ok(&rest[..n])
-    }
-
-    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], IndexError> {
-        let mut a = [0u8; N];
-        a.copy_from_slice(self.take(N, what)?);
-        Ok(a)
-    }
-    fn u8(&mut self, what: &'static str) -> Result<u8, IndexError> {
-        Ok(self.array::<1>(what)?[0])
-    }
-    fn u16(&mut self, what: &'static str) -> Result<u16, IndexError> {
-        self.array(what).map(u16::from_le_bytes)
-    }
-    fn u32(&mut self, what: &'static str) -> Result<u32, IndexError> {
-        self.array(what).map(u32::from_le_bytes)
-    }
-    fn u64(&mut self, what: &'static str) -> Result<u64, IndexError> {
-        self.array(what).map(u64::from_le_bytes)
-    }
-
-    /// A count of items of `item_bytes` bytes each, which must fit in
-    /// what is left (so a corrupt count never allocates much).
-    fn count(&mut self, what: &'static str, item_bytes: usize) -> Result<usize, IndexError> {
-        let at = self.base + self.pos;
-        let n = self.u32(what)? as usize;
-        if n.saturating_mul(item_bytes) > self.bytes.len() - self.pos {
-            return Err(IndexError::Truncated { what, offset: at });
-        }
-        Ok(n)
-    }
-
-    /// A count and that many fixed-size records.
-    fn records(
-        &mut self,
-        what: &'static str,
-        item_bytes: usize,
-    ) -> Result<std::slice::ChunksExact<'a, u8>, IndexError> {
-        let n = self.count(what, item_bytes)?;
-        Ok(self.take(n * item_bytes, what)?.chunks_exact(item_bytes))
-    }
-
-    fn u32s(&mut self, what: &'static str) -> Result<Vec<u32>, IndexError> {
-        Ok(self
-            .records(what, 4)?
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect())
-    }
-    fn u64s(&mut self, what: &'static str) -> Result<Vec<u64>, IndexError> {
-        Ok(self.records(what, 8)?.map(le_u64).collect())
-    }
-    fn usizes(&mut self, what: &'static str) -> Result<Vec<usize>, IndexError> {
-        self.records(what, 8)?
-            .map(|w| usize::try_from(le_u64(w)).map_err(|_| corrupt(format!("{what}: too large"))))
-            .collect()
-    }
+    .into()
 }
 
 /// A hash map as its pairs sorted by key.
@@ -477,7 +295,7 @@ fn read_store(r: &mut Reader<'_>) -> Result<EntryStore, IndexError> {
         .records("entry keys", 16)?
         .map(|k| (le_u64(&k[..8]), le_u64(&k[8..])))
         .collect();
-    let next = read_map(r, "chain links", 4, |r| r.u32("chain link"))?;
+    let next = read_map(r, "chain links", 4, |r| Ok(r.u32("chain link")?))?;
     let checks = read_map(r, "entry checks", 16, |r| {
         Ok(Check {
             walls: r.u64("walls")?,
@@ -563,7 +381,7 @@ fn read_index(r: &mut Reader<'_>) -> Result<RuleIndex, IndexError> {
         .collect();
     let orders = r.count("long slot prefixes", 4)?;
     let next_long = (0..orders)
-        .map(|_| read_map(r, "long slot prefixes", 4, |r| r.u32("next slots")))
+        .map(|_| read_map(r, "long slot prefixes", 4, |r| Ok(r.u32("next slots")?)))
         .collect::<Result<_, _>>()?;
     let slots_by_order = r.u32s("slots by order")?;
     let mut co_slots_above_2 = [0u32; SLOTS as usize];
@@ -993,7 +811,7 @@ mod tests {
         assert!(read_body(body, 0).is_ok());
         for len in 0..body.len() {
             match read_body(&body[..len], 0) {
-                Err(IndexError::Truncated { .. } | IndexError::Corrupt(_)) => {}
+                Err(IndexError::Wire(WireError::Truncated { .. } | WireError::Corrupt { .. })) => {}
                 other => panic!("cut at {len}: {other:?}"),
             }
         }
@@ -1001,7 +819,7 @@ mod tests {
         longer.push(0);
         assert!(matches!(
             read_body(&longer, 0),
-            Err(IndexError::TrailingBytes { count: 1, .. })
+            Err(IndexError::Wire(WireError::TrailingBytes { count: 1, .. }))
         ));
     }
 
