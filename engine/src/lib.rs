@@ -32,6 +32,8 @@
 
 pub(crate) mod bitset;
 pub mod board;
+// The brute-force test oracle: public only for the integration tests.
+#[doc(hidden)]
 pub mod brute;
 pub mod budget;
 pub mod constraints;
