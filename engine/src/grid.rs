@@ -262,14 +262,12 @@ mod tests {
                 assert_eq!(g.rc(i), (i as usize / w, i as usize % w), "w {w} i {i}");
             }
         }
-        let mut x = 0x9e37_79b9u32;
+        let mut rng = crate::test_rng::XorShift64::new(0x9e37_79b9);
         for _ in 0..10_000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next_u64();
             let w = (x % 5000 + 1) as usize;
             let g = Grid::new(1, w);
-            let i = x.rotate_left(7);
+            let i = (x >> 32) as u32;
             assert_eq!(g.rc(i), (i as usize / w, i as usize % w), "w {w} i {i}");
         }
     }

@@ -50,5 +50,8 @@ pub mod rules;
 pub mod solver;
 pub mod wire;
 
+#[cfg(test)]
+pub(crate) mod test_rng;
+
 pub use board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
 pub use grid::Grid;

@@ -996,13 +996,8 @@ mod tests {
     /// characters that matter.
     #[test]
     fn strict_csv_path_agrees_with_the_checking_path() {
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
+        let mut rng = crate::test_rng::XorShift64::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move |n: usize| rng.below(n);
         let alphabet = [
             "0", "1", "8", "9", "-1", "-", "T", "F", "t", ",", ",,", "\n", "\r\n", "\r", " ", "\t",
             "\u{feff}", "é", "",

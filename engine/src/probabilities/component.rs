@@ -803,13 +803,11 @@ mod tests {
     /// from a pseudo-random layout of the outer rows).
     fn chain(w: usize, seed: u64) -> Board {
         let grid = Grid::new(3, w);
-        let mut s = seed;
+        let mut rng = crate::test_rng::XorShift64::new(seed);
         let mines: Vec<bool> = (0..3 * w)
             .map(|i| {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                i / w != 1 && s % 5 < 2
+                let draw = rng.below(5);
+                i / w != 1 && draw < 2
             })
             .collect();
         let mut cells = vec![Cell::Unknown; 3 * w];

@@ -809,13 +809,8 @@ mod tests {
     fn played(h: usize, w: usize, mines: usize, clicks: usize, seed: u64) -> Board {
         let grid = Grid::new(h, w);
         let n = grid.len();
-        let mut s = seed | 1;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rng = crate::test_rng::XorShift64::new(seed | 1);
+        let mut next = move || rng.next_u64();
         let mut mine = vec![false; n];
         let mut placed = 0;
         while placed < mines {
@@ -951,14 +946,12 @@ mod tests {
         // so some are raised to 2^-1022 in f64.
         let (h, w) = (320, 320);
         let grid = Grid::new(h, w);
-        let mut s = 0x1234_5678_9abc_def1u64;
+        let mut rng = crate::test_rng::XorShift64::new(0x1234_5678_9abc_def1);
         let mut mine = vec![false; h * w];
         for c in 0..w {
             for r in 0..3 {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                mine[r * w + c] = (r != 1 || c % 2 == 1) && s % 10 < 3;
+                let draw = rng.below(10);
+                mine[r * w + c] = (r != 1 || c % 2 == 1) && draw < 3;
             }
         }
         for k in 0..60 {

@@ -1025,15 +1025,8 @@ mod tests {
 
     /// A deterministic pseudo-random layout for the long-chain test.
     fn layout(len: usize, seed: u64) -> Vec<bool> {
-        let mut s = seed;
-        (0..len)
-            .map(|_| {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                s % 6 < 2
-            })
-            .collect()
+        let mut rng = crate::test_rng::XorShift64::new(seed);
+        (0..len).map(|_| rng.below(6) < 2).collect()
     }
 
     #[test]

@@ -706,17 +706,12 @@ mod tests {
             board_from_picture(&[".....", ".111.", "?????"], None),
             board_from_picture(&["....", ".22.", ".22.", "????"], None),
         ];
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::test_rng::XorShift64::new(0x2545_F491_4F6C_DD1D);
         for (h, w) in [(6, 7), (9, 5), (12, 12)] {
             let rows: Vec<String> = (0..h)
                 .map(|_| {
                     (0..w)
-                        .map(|_| {
-                            x ^= x << 13;
-                            x ^= x >> 7;
-                            x ^= x << 17;
-                            b"??.F0111222233"[(x % 14) as usize] as char
-                        })
+                        .map(|_| b"??.F0111222233"[rng.below(14)] as char)
                         .collect()
                 })
                 .collect();
