@@ -188,6 +188,19 @@ impl<'a> Reader<'a> {
         &self.bytes[self.pos..]
     }
 
+    /// Checks that every byte has been read: anything left is
+    /// [`WireError::TrailingBytes`].
+    pub fn expect_end(&self) -> Result<(), WireError> {
+        match self.rest().len() {
+            0 => Ok(()),
+            count => Err(WireError::TrailingBytes {
+                format: self.format,
+                count,
+                offset: self.offset(),
+            }),
+        }
+    }
+
     /// A [`WireError::Corrupt`] about these bytes.
     pub fn corrupt(&self, reason: impl Into<String>) -> WireError {
         WireError::Corrupt {
@@ -368,7 +381,8 @@ mod tests {
 
     #[test]
     fn checksum64_changes_with_any_single_byte() {
-        let bytes: Vec<u8> = (0..200u32).map(|i| (i * 37 % 251) as u8).collect();
+        // 203 bytes: three blocks of 64 and a tail of 11.
+        let bytes: Vec<u8> = (0..203u32).map(|i| (i * 37 % 251) as u8).collect();
         let sum = checksum64(&bytes);
         for i in 0..bytes.len() {
             for flip in [0x01u8, 0x80, 0xFF] {
@@ -377,10 +391,12 @@ mod tests {
                 assert_ne!(checksum64(&bad), sum, "byte {i} ^ {flip:#x}");
             }
         }
-        // The length is folded in: a zero byte more is another sum.
+        // The length is folded in: a zero byte more or a byte fewer is
+        // another sum.
         let mut longer = bytes.clone();
         longer.push(0);
         assert_ne!(checksum64(&longer), sum);
+        assert_ne!(checksum64(&bytes[..202]), sum);
     }
 
     #[test]

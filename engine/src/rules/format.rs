@@ -449,14 +449,7 @@ impl Rulebase {
         let payload_bytes = cursor.take(payload_len, "payload")?;
         let checked_len = cursor.offset();
         let stored = cursor.u32("checksum")?;
-        if !cursor.rest().is_empty() {
-            return Err(WireError::TrailingBytes {
-                format: FORMAT.name,
-                count: cursor.rest().len(),
-                offset: cursor.offset(),
-            }
-            .into());
-        }
+        cursor.expect_end()?;
         let computed = crc32(&bytes[..checked_len]);
         if stored != computed {
             return Err(WireError::ChecksumMismatch {

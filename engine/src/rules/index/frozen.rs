@@ -212,14 +212,7 @@ fn read_body(body: &[u8], base: usize) -> Result<RuleTiers, IndexError> {
         // (validated) order-1 chains.
         tiers.push((order, index.with_order1_outcomes()));
     }
-    if !r.rest().is_empty() {
-        return Err(WireError::TrailingBytes {
-            format: FORMAT.name,
-            count: r.rest().len(),
-            offset: r.offset(),
-        }
-        .into());
-    }
+    r.expect_end()?;
     Ok(RuleTiers::from_tiers(tiers))
 }
 
@@ -719,20 +712,6 @@ mod tests {
             boards.push(board_from_picture(&rows, None));
         }
         boards
-    }
-
-    #[test]
-    fn the_checksum_sees_every_flipped_byte() {
-        let bytes: Vec<u8> = (0..203u32).map(|i| (i * 37 % 251) as u8).collect();
-        let base = checksum64(&bytes);
-        for i in 0..bytes.len() {
-            for flip in [1u8, 0x80, 0xFF] {
-                let mut b = bytes.clone();
-                b[i] ^= flip;
-                assert_ne!(checksum64(&b), base, "byte {i} ^ {flip:#x}");
-            }
-        }
-        assert_ne!(checksum64(&bytes[..202]), base);
     }
 
     #[test]
