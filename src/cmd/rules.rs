@@ -1,5 +1,5 @@
-//! `sapper rules <info|show|verify|export> FILE`: inspect, draw, re-prove and
-//! export a rulebase file.
+//! `sapper rules <info|show|verify|index|export> FILE`: inspect, draw,
+//! re-prove, index (saving `FILE.index`) and export a rulebase file.
 
 use rayon::prelude::*;
 use sapper_engine::rules::format::{CountEntry, FORMAT_VERSION};

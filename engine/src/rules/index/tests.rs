@@ -1,3 +1,7 @@
+//! Unit tests of the index: rules in every orientation and corner, the
+//! masks and tables, merged and chained entries, and every way of reading
+//! the numbers agreeing.
+
 use super::layout::{
     focus_info, outside_mask, FocusClasses, FRAME_COL_BITS, FRAME_ROW_BITS, ORDER_1, ORDER_2,
 };
