@@ -28,7 +28,7 @@
 //! # What loading checks, and what it trusts
 //!
 //! [`load_saved_index`] uses the index only if
-//! [`RuleTiers::from_index_bytes`] accepts it: same magic, layout and
+//! [`RuleTiers::from_index_bytes`] accepts it: same magic, format and
 //! engine version; built from exactly these rulebase bytes (their checksum
 //! is recorded); body intact (its own checksum) and structurally sound. A
 //! missing, stale, corrupt or foreign index is reported as such and never
