@@ -446,7 +446,7 @@ fn output_bytes_do_not_depend_on_the_thread_count() {
 }
 
 #[test]
-fn the_readme_example_is_what_the_binary_prints() {
+fn the_documented_examples_are_what_the_binary_prints() {
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     let command = "$ sapper analyse samples/positions/guess.txt --probabilities\n";
     let start = readme
@@ -457,10 +457,14 @@ fn the_readme_example_is_what_the_binary_prints() {
     let run = sapper(&["analyse", "samples/positions/guess.txt", "--probabilities"]);
     run.expect_code(0);
     assert_eq!(run.stdout, &readme[start..end]);
-    // The JSON line, but for the time.
+    // The JSON line, but for the time: docs/design.md §6 shows it.
+    let design = std::fs::read_to_string(repo().join("docs/design.md")).unwrap();
     let command = "$ sapper analyse samples/positions/guess.txt --probabilities --json\n";
-    let start = readme.find(command).unwrap() + command.len();
-    let shown = &readme[start..start + readme[start..].find('\n').unwrap()];
+    let start = design
+        .find(command)
+        .expect("the JSON example is in docs/design.md")
+        + command.len();
+    let shown = &design[start..start + design[start..].find('\n').unwrap()];
     let run = sapper(&[
         "analyse",
         "samples/positions/guess.txt",
