@@ -11,7 +11,7 @@
 //! engine and writes [`RuleTiers::to_index_bytes`] to a file the binary
 //! embeds; at run time [`RuleTiers::from_index_bytes`] only copies the
 //! tables back (a fraction of a millisecond). Any other rulebase is indexed
-//! at run time as before.
+//! at run time, or loads the same form saved beside it ([`super::saved`]).
 //!
 //! # Format
 //!
@@ -49,16 +49,18 @@
 //! and the body checksum stand for it, against an index built from other
 //! rules or by another layout, and against corruption. A deliberately
 //! forged index with matching checksums could make the solver conclude
-//! nonsense, so only the index the build script made is loaded this way
-//! (there is no option to load an index file).
+//! nonsense, so an index is only written for proven rules: by the build
+//! script, and beside a rulebase by the commands that prove it
+//! ([`super::saved`] says which).
 //!
 //! # Changing the index layout
 //!
 //! The build script runs again whenever the engine changes (the engine is
 //! one of its build dependencies), so the embedded index always has the
-//! layout of the engine that reads it. Bump [`FORMAT_VERSION`] anyway when
-//! the fields of [`RuleIndex`] or their meaning change, so that an index
-//! written by another version is rejected rather than misread.
+//! layout of the engine that reads it. Saved indexes do not: bump
+//! [`FORMAT_VERSION`] whenever the fields of [`RuleIndex`] or their meaning
+//! change, so that an index written by another version is rejected by name
+//! rather than misread (the engine version in the header catches the rest).
 
 use super::layout::{FocusClasses, FIRST_SLOT, MAX_ORDER, NO_ENTRY, SLOTS};
 use super::tables::{
