@@ -136,7 +136,10 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
         return Err(too_large(path, limit));
     }
     let file = File::open(path).map_err(|e| FileError::io(path, "cannot read", &e))?;
-    read_limited(file, limit).map_err(|e| match e {
+    // Sized for the file as it is now (plus the byte that tells "grew past
+    // the limit"): a large file is read into one allocation, never copied
+    // from a smaller one while it grows.
+    read_limited(file, limit, meta.len() as usize + 1).map_err(|e| match e {
         Limited::TooLarge => too_large(path, limit),
         Limited::Io(e) => FileError::io(path, "cannot read", &e),
     })
@@ -149,7 +152,7 @@ pub fn read_stream_capped(
     name: &Path,
     limit: u64,
 ) -> Result<Vec<u8>, FileError> {
-    read_limited(stream, limit).map_err(|e| match e {
+    read_limited(stream, limit, 4096).map_err(|e| match e {
         Limited::TooLarge => too_large(name, limit),
         Limited::Io(e) => FileError::io(name, "cannot read", &e),
     })
@@ -160,8 +163,8 @@ enum Limited {
     Io(std::io::Error),
 }
 
-fn read_limited(stream: impl Read, limit: u64) -> Result<Vec<u8>, Limited> {
-    let mut bytes = Vec::with_capacity(4096);
+fn read_limited(stream: impl Read, limit: u64, capacity: usize) -> Result<Vec<u8>, Limited> {
+    let mut bytes = Vec::with_capacity(capacity);
     // One byte past the limit tells "exactly at the limit" from "more".
     stream
         .take(limit.saturating_add(1))

@@ -9,7 +9,7 @@ use super::tables::{
     key_hash, pair_hash, pair_key, Check, Entry, EntryStore, ExtraCell, KeyFilter, KeyTable,
     PairTable, FRAME_BITS, MASK9_IMAGES, META_CHECKED, META_FORBIDDEN, META_NEXT, META_ORDER_SHIFT,
 };
-use super::{RejectedRule, RuleIndex};
+use super::{Orientations, RejectedRule, RuleIndex};
 use crate::rules::{PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES};
 use hashbrown::HashMap;
 
@@ -414,7 +414,19 @@ impl RuleIndex {
     /// left out and listed by [`RuleIndex::rejected`]; they are never
     /// matched approximately.
     pub fn from_rules(rules: &[Rule]) -> RuleIndex {
-        // Each rule has at most 8 images; most rules of order ≥ 2 have 8.
+        RuleIndex::from_rules_in(rules, Orientations::All)
+    }
+
+    /// [`RuleIndex::from_rules`] storing the given orientations: with
+    /// [`Orientations::One`] each rule once, as given (`find` then turns
+    /// the board instead); the matches are the same.
+    pub fn from_rules_in(rules: &[Rule], orientations: Orientations) -> RuleIndex {
+        let image_count = match orientations {
+            Orientations::All => 8,
+            Orientations::One => 1,
+        };
+        // Each rule has at most 8 images; most rules of order ≥ 2 have 8
+        // (with `Orientations::One`, exactly 1).
         // (Tables are sized from the rules of order 2 and above 2.)
         let (mut pair_rules, mut higher_rules) = (0usize, 0usize);
         for rule in rules {
@@ -427,19 +439,19 @@ impl RuleIndex {
         let mut builder = Builder {
             entries1: EntryStore::default(),
             entries2: EntryStore {
-                entries: Vec::with_capacity(pair_rules * 8),
+                entries: Vec::with_capacity(pair_rules * image_count),
                 ..EntryStore::default()
             },
             entries: EntryStore {
-                entries: Vec::with_capacity(higher_rules * 8),
-                keys: Vec::with_capacity(higher_rules * 8),
+                entries: Vec::with_capacity(higher_rules * image_count),
+                keys: Vec::with_capacity(higher_rules * image_count),
                 ..EntryStore::default()
             },
             extras: Vec::new(),
             order1: vec![NO_ENTRY; 9 * 512],
-            pairs: PairTable::with_capacity(pair_rules * 8),
-            multi: KeyTable::with_capacity(higher_rules * 8),
-            filter: KeyFilter::new((pair_rules + higher_rules) * 8),
+            pairs: PairTable::with_capacity(pair_rules * image_count),
+            multi: KeyTable::with_capacity(higher_rules * image_count),
+            filter: KeyFilter::new((pair_rules + higher_rules) * image_count),
         };
         let mut rejected = Vec::new();
         let mut rules_by_order = vec![0usize; MAX_ORDER + 1];
@@ -460,7 +472,7 @@ impl RuleIndex {
             // distinct images, and a clear bit settles "new" at once.
             let mut keys_seen = 0u64;
             let result = checked.check(rule).and_then(|()| {
-                for sym in 0..8 {
+                for sym in 0..image_count {
                     let image = checked.image(sym, &mut image_extras)?;
                     let key_bit = 1u64
                         << ((image.key as u64 ^ (image.key >> 64) as u64)
@@ -546,6 +558,7 @@ impl RuleIndex {
             rules_by_order,
             images_by_order,
             rejected,
+            orientations,
         }
         .with_order1_outcomes()
     }

@@ -67,7 +67,7 @@ use super::tables::{
     Check, Entry, EntryStore, ExtraCell, KeyFilter, KeyTable, PairTable, EMPTY_SLOT, FRAME_BITS,
     META_CHECKED, META_FORBIDDEN, META_NEXT, META_ORDER_SHIFT,
 };
-use super::{RejectedRule, RuleIndex};
+use super::{Orientations, RejectedRule, RuleIndex};
 use crate::rules::index::RuleTiers;
 use crate::rules::PatternCell;
 use crate::wire::{checksum64, le_u64, Format, Reader, WireError, Writer};
@@ -78,7 +78,7 @@ pub const MAGIC: &[u8; 8] = b"SAPPERIX";
 
 /// Version of the layout of the body (the fields of [`RuleIndex`] and how
 /// they are written). Bump it whenever either changes.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The frozen index as a [`Format`] of the shared wire module.
 pub const FORMAT: Format = Format {
@@ -343,6 +343,10 @@ fn write_index(w: &mut Writer, index: &RuleIndex) {
         w.len(rejected.reason.len());
         w.out.extend_from_slice(rejected.reason.as_bytes());
     }
+    w.u8(match index.orientations {
+        Orientations::All => 0,
+        Orientations::One => 1,
+    });
 }
 
 /// Reads what [`write_index`] wrote. The result is not validated yet.
@@ -403,6 +407,11 @@ fn read_index(r: &mut Reader<'_>) -> Result<RuleIndex, IndexError> {
             })
         })
         .collect::<Result<_, IndexError>>()?;
+    let orientations = match r.u8("orientations")? {
+        0 => Orientations::All,
+        1 => Orientations::One,
+        other => return Err(corrupt(format!("orientations code {other}"))),
+    };
 
     let filled = |slots: &[u64]| {
         slots
@@ -443,6 +452,7 @@ fn read_index(r: &mut Reader<'_>) -> Result<RuleIndex, IndexError> {
         rules_by_order,
         images_by_order,
         rejected,
+        orientations,
     })
 }
 

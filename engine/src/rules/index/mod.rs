@@ -10,6 +10,7 @@
 //! | `tables` | keys, entries and chains, the hash tables and the key filter |
 //! | `build` | checking each rule once, its images, storing them as entries |
 //! | `scan` | reading the board's numbers, lookups, checks, conclusions |
+//! | `orient` | matching an index of one orientation per rule: the board turned 8 ways |
 //! | [`tiers`](RuleTiers) | the per-order indexes the solver runs |
 //! | [`frozen`] | the index as bytes (the embedded default's form) |
 //! | [`saved`] | that form saved beside a rulebase file and trusted again |
@@ -29,7 +30,9 @@
 //!
 //! # In-memory layout
 //!
-//! Every rule is expanded into its distinct orientations (*images*). In an
+//! Every rule is expanded into its distinct orientations (*images*; an
+//! index of [`Orientations::One`] keeps one image per rule and turns the
+//! board instead, `orient.rs`). In an
 //! image the first focus in row-major order is the *anchor*; the others sit
 //! at *slots*, offsets `(dr, dc)` from it with `0 ≤ dr ≤ 3`, `|dc| ≤ 3` and
 //! `dc > 0` when `dr = 0` (they come after the anchor), numbered
@@ -128,6 +131,7 @@ use std::fmt;
 mod build;
 pub mod frozen;
 mod layout;
+mod orient;
 pub mod saved;
 mod scan;
 mod tables;
@@ -251,6 +255,21 @@ pub struct RuleIndex {
     rules_by_order: Vec<usize>,
     images_by_order: Vec<usize>,
     rejected: Vec<RejectedRule>,
+    /// Which orientations of each rule are stored (see [`Orientations`]).
+    orientations: Orientations,
+}
+
+/// Which orientations of each rule an index stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Orientations {
+    /// Every distinct image of every rule: one scan of the board finds
+    /// every match. The default, and what orders 1 and 2 always use.
+    All,
+    /// Each rule as given, once: the index is up to 8× smaller and `find`
+    /// scans the board in each of its 8 orientations instead (see
+    /// `orient.rs`). For large rulebases of order ≥ 3, which are consulted
+    /// only when orders 1 and 2 find nothing.
+    One,
 }
 
 impl RuleIndex {
@@ -276,6 +295,11 @@ impl RuleIndex {
     /// Rules left out, with the reason.
     pub fn rejected(&self) -> &[RejectedRule] {
         &self.rejected
+    }
+
+    /// Which orientations of each rule are stored.
+    pub fn orientations(&self) -> Orientations {
+        self.orientations
     }
 
     /// Every entry with its tests.
@@ -356,6 +380,9 @@ impl RuleIndex {
         reading: FociReading,
         out: &mut Vec<(Forced, u8)>,
     ) -> Result<(), Contradiction> {
+        if self.orientations == Orientations::One {
+            return self.find_in_every_orientation(board, dirty, reading, out);
+        }
         let start = out.len();
         let result = match (dirty, reading) {
             (Some(list), FociReading::Auto)
