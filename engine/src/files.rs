@@ -65,7 +65,7 @@ impl FileError {
         }
     }
 
-    fn io(path: &Path, doing: &str, e: &std::io::Error) -> FileError {
+    pub(crate) fn io(path: &Path, doing: &str, e: &std::io::Error) -> FileError {
         FileError::new(path, format!("{doing}: {}", describe_io(e)))
     }
 }

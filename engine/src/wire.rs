@@ -14,9 +14,12 @@
 //!   of their kind (each format adds only its own checks beside it);
 //! - [`Reader`] and [`Writer`]: little-endian numbers, counts and records,
 //!   every read checked against the end (a corrupt count never allocates
-//!   more than the bytes left);
+//!   more than the bytes left); [`StreamReader`], the same reads from a
+//!   stream through a small window, so a large file (a saved index) is
+//!   decoded as it is read and never held whole beside its tables;
 //! - the checksums: [`crc32`] (the rulebase, fixed by version 1) and
-//!   [`checksum64`] (the index, ten times faster on its 2 MB).
+//!   [`checksum64`] (the index, ten times faster on its 2 MB), also in
+//!   pieces as [`Checksum64`].
 //!
 //! The cell codes both forms share are in `rules::cell_code`.
 
@@ -330,23 +333,285 @@ pub fn crc32(bytes: &[u8]) -> u32 {
 /// they happen to cancel, which the rotation (carrying high bits down)
 /// makes unlikely, but unlike a CRC nothing guarantees it for bursts.
 pub fn checksum64(bytes: &[u8]) -> u64 {
+    let mut sum = Checksum64::new(bytes.len());
+    sum.update(bytes);
+    sum.finish()
+}
+
+/// [`checksum64`] of bytes that arrive in pieces (a file read as a
+/// stream), for a total length known from the start.
+#[derive(Clone, Debug)]
+pub struct Checksum64 {
+    lanes: [u64; 8],
+    /// The bytes of the current 64-byte block so far.
+    block: [u8; 64],
+    filled: usize,
+    len: usize,
+}
+
+impl Checksum64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
     #[inline]
     fn fold(h: u64, w: u64) -> u64 {
-        (h ^ w).wrapping_mul(K).rotate_left(31)
+        (h ^ w).wrapping_mul(Self::K).rotate_left(31)
     }
-    let mut lanes: [u64; 8] = std::array::from_fn(|k| 0x243F_6A88_85A3_08D3 ^ k as u64);
-    let mut blocks = bytes.chunks_exact(64);
-    for block in &mut blocks {
-        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
-            *lane = fold(*lane, le_u64(word));
+
+    /// A checksum of `len` bytes, none seen yet.
+    pub fn new(len: usize) -> Checksum64 {
+        Checksum64 {
+            lanes: std::array::from_fn(|k| 0x243F_6A88_85A3_08D3 ^ k as u64),
+            block: [0; 64],
+            filled: 0,
+            len,
         }
     }
-    let mut h = bytes.len() as u64;
-    for &b in blocks.remainder() {
-        h = fold(h, b as u64);
+
+    fn eat(&mut self, block: &[u8]) {
+        for (lane, word) in self.lanes.iter_mut().zip(block.chunks_exact(8)) {
+            *lane = Self::fold(*lane, le_u64(word));
+        }
     }
-    lanes.into_iter().fold(h, fold)
+
+    /// The next bytes.
+    pub fn update(&mut self, mut bytes: &[u8]) {
+        if self.filled > 0 {
+            let n = bytes.len().min(64 - self.filled);
+            self.block[self.filled..self.filled + n].copy_from_slice(&bytes[..n]);
+            self.filled += n;
+            bytes = &bytes[n..];
+            if self.filled < 64 {
+                return;
+            }
+            let block = self.block;
+            self.eat(&block);
+            self.filled = 0;
+        }
+        let mut blocks = bytes.chunks_exact(64);
+        for block in &mut blocks {
+            self.eat(block);
+        }
+        let rest = blocks.remainder();
+        self.block[..rest.len()].copy_from_slice(rest);
+        self.filled = rest.len();
+    }
+
+    /// The checksum: the tail bytes and the lanes folded into one value,
+    /// starting from the length. (Bytes seen that differ in number from
+    /// the length announced give some other value.)
+    pub fn finish(&self) -> u64 {
+        let mut h = self.len as u64;
+        for &b in &self.block[..self.filled] {
+            h = Self::fold(h, b as u64);
+        }
+        self.lanes.into_iter().fold(h, Self::fold)
+    }
+}
+
+/// Reads little-endian numbers from a stream of known length (a file too
+/// large to hold twice: its tables are decoded as its bytes arrive, through
+/// a small window), folding every byte into a [`Checksum64`] as it goes.
+/// What it decodes must not be trusted before [`StreamReader::checksum`]
+/// is compared; every count is checked against the bytes left, so a
+/// corrupt one never allocates more than the stream holds.
+pub struct StreamReader<R> {
+    input: R,
+    /// Bytes read from `input` and not consumed yet: `window[pos..end]`.
+    window: Vec<u8>,
+    pos: usize,
+    end: usize,
+    /// Offset in the whole file of `window[pos]`.
+    offset: usize,
+    /// Offset in the whole file where the stream ends.
+    stop: usize,
+    sum: Checksum64,
+    format: &'static str,
+}
+
+/// The window's size: large enough that refills are rare, small next to
+/// the tables decoded through it.
+const WINDOW: usize = 1 << 16;
+
+impl<R: std::io::Read> StreamReader<R> {
+    /// `len` bytes from `input`, which start at byte `base` of the file.
+    pub fn new(format: &'static str, input: R, len: usize, base: usize) -> StreamReader<R> {
+        StreamReader {
+            input,
+            window: vec![0; WINDOW],
+            pos: 0,
+            end: 0,
+            offset: base,
+            stop: base + len,
+            sum: Checksum64::new(len),
+            format,
+        }
+    }
+
+    /// Where the next read starts, in the whole file.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The bytes not read yet.
+    pub fn left(&self) -> usize {
+        self.stop - self.offset
+    }
+
+    /// A [`WireError::Corrupt`] about these bytes.
+    pub fn corrupt(&self, reason: impl Into<String>) -> WireError {
+        WireError::Corrupt {
+            format: self.format,
+            reason: reason.into(),
+        }
+    }
+
+    fn truncated(&self, what: &'static str, offset: usize) -> WireError {
+        WireError::Truncated {
+            format: self.format,
+            what,
+            offset,
+        }
+    }
+
+    /// The next `n` bytes (valid until the next read).
+    pub fn take(&mut self, n: usize, what: &'static str) -> Result<&[u8], WireError> {
+        if n > self.left() {
+            return Err(self.truncated(what, self.offset));
+        }
+        if self.end - self.pos < n {
+            // Move what is left to the front, grow for a long read, refill.
+            self.window.copy_within(self.pos..self.end, 0);
+            self.end -= self.pos;
+            self.pos = 0;
+            if self.window.len() < n {
+                self.window.resize(n, 0);
+            }
+            while self.end < n {
+                let want = (self.window.len() - self.end).min(self.left() - self.end);
+                match self.input.read(&mut self.window[self.end..self.end + want]) {
+                    Ok(0) => return Err(self.truncated(what, self.offset)),
+                    Ok(k) => self.end += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        return Err(self.corrupt(format!("reading the {what}: {e}")));
+                    }
+                }
+            }
+        }
+        let bytes = &self.window[self.pos..self.pos + n];
+        self.sum.update(bytes);
+        self.pos += n;
+        self.offset += n;
+        Ok(bytes)
+    }
+
+    pub fn u8(&mut self, what: &'static str) -> Result<u8, WireError> {
+        Ok(self.take(1, what)?[0])
+    }
+    pub fn u16(&mut self, what: &'static str) -> Result<u16, WireError> {
+        let b = self.take(2, what)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+    pub fn u32(&mut self, what: &'static str) -> Result<u32, WireError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    pub fn u64(&mut self, what: &'static str) -> Result<u64, WireError> {
+        Ok(le_u64(self.take(8, what)?))
+    }
+
+    /// A count of items of `item_bytes` bytes each, which must fit in
+    /// what is left.
+    pub fn count(&mut self, what: &'static str, item_bytes: usize) -> Result<usize, WireError> {
+        let at = self.offset;
+        let n = self.u32(what)? as usize;
+        if n.saturating_mul(item_bytes) > self.left() {
+            return Err(self.truncated(what, at));
+        }
+        Ok(n)
+    }
+
+    /// A count and that many records of `item_bytes` bytes, each decoded
+    /// by `item` (read a window at a time).
+    pub fn records<T>(
+        &mut self,
+        what: &'static str,
+        item_bytes: usize,
+        mut item: impl FnMut(&[u8]) -> T,
+    ) -> Result<Vec<T>, WireError> {
+        let n = self.count(what, item_bytes)?;
+        let mut out = Vec::with_capacity(n);
+        let per_read = (WINDOW / item_bytes.max(1)).max(1);
+        let mut done = 0;
+        while done < n {
+            let k = per_read.min(n - done);
+            out.extend(
+                self.take(k * item_bytes, what)?
+                    .chunks_exact(item_bytes)
+                    .map(&mut item),
+            );
+            done += k;
+        }
+        Ok(out)
+    }
+
+    pub fn u32s(&mut self, what: &'static str) -> Result<Vec<u32>, WireError> {
+        self.records(what, 4, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    }
+    pub fn u64s(&mut self, what: &'static str) -> Result<Vec<u64>, WireError> {
+        self.records(what, 8, le_u64)
+    }
+    pub fn usizes(&mut self, what: &'static str) -> Result<Vec<usize>, WireError> {
+        let words = self.u64s(what)?;
+        words
+            .into_iter()
+            .map(|w| usize::try_from(w).map_err(|_| self.corrupt(format!("{what}: too large"))))
+            .collect()
+    }
+
+    /// Checks that the stream is read to its announced end, and that the
+    /// input has nothing after it: otherwise [`WireError::TrailingBytes`].
+    pub fn expect_end(&mut self) -> Result<(), WireError> {
+        let mut extra = self.left();
+        if extra == 0 {
+            let mut probe = [0u8; 1];
+            loop {
+                match self.input.read(&mut probe) {
+                    Ok(k) => {
+                        extra = k;
+                        break;
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+        }
+        match extra {
+            0 => Ok(()),
+            count => Err(WireError::TrailingBytes {
+                format: self.format,
+                count,
+                offset: self.offset,
+            }),
+        }
+    }
+
+    /// Reads whatever is left of the announced length (after an error, to
+    /// tell a damaged file by its checksum), ignoring what it holds.
+    pub fn skip_rest(&mut self) {
+        while self.left() > 0 {
+            let n = self.left().min(WINDOW);
+            if self.take(n, "rest").is_err() {
+                return;
+            }
+        }
+    }
+
+    /// The [`checksum64`] of everything read so far (of the whole stream
+    /// once it has been read to its end).
+    pub fn checksum(&self) -> u64 {
+        self.sum.finish()
+    }
 }
 
 /// `word` (8 bytes) as a little-endian u64.
@@ -397,6 +662,83 @@ mod tests {
         longer.push(0);
         assert_ne!(checksum64(&longer), sum);
         assert_ne!(checksum64(&bytes[..202]), sum);
+    }
+
+    #[test]
+    fn checksum64_in_pieces_is_checksum64_at_once() {
+        let bytes: Vec<u8> = (0..1000u32).map(|i| (i * 101 % 253) as u8).collect();
+        let mut rng = crate::test_rng::XorShift64::new(5);
+        for _ in 0..200 {
+            let len = rng.below(bytes.len() + 1);
+            let mut sum = Checksum64::new(len);
+            let mut at = 0;
+            while at < len {
+                let n = (1 + rng.below(150)).min(len - at);
+                sum.update(&bytes[at..at + n]);
+                at += n;
+            }
+            assert_eq!(sum.finish(), checksum64(&bytes[..len]), "length {len}");
+        }
+    }
+
+    /// A reader that hands out at most 3 bytes a call, as a pipe may.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(3).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_stream_reads_what_a_writer_wrote_and_its_checksum() {
+        let mut w = Writer::default();
+        w.u8(1);
+        w.u16(0x0203);
+        w.u32(7);
+        let big: Vec<u64> = (0..20_000u64).map(|i| i * i).collect();
+        w.u64s(&big);
+        w.usizes(&[3, 4]);
+        let mut r = StreamReader::new("toy file", Trickle(&w.out), w.out.len(), 10);
+        assert_eq!(r.u8("a").unwrap(), 1);
+        assert_eq!(r.u16("b").unwrap(), 0x0203);
+        assert_eq!(r.u32("c").unwrap(), 7);
+        assert_eq!(r.u64s("d").unwrap(), big);
+        assert_eq!(r.usizes("e").unwrap(), [3, 4]);
+        r.expect_end().unwrap();
+        assert_eq!(r.offset(), 10 + w.out.len());
+        assert_eq!(r.checksum(), checksum64(&w.out));
+    }
+
+    #[test]
+    fn a_stream_shorter_or_longer_than_announced_is_an_error() {
+        let mut w = Writer::default();
+        w.u64s(&[1, 2, 3]);
+        // Announced longer than it is: the read past the end is truncated.
+        let mut r = StreamReader::new("toy file", &w.out[..], w.out.len() + 8, 0);
+        r.u64s("table").unwrap();
+        assert!(matches!(
+            r.u64("more"),
+            Err(WireError::Truncated { offset: 28, .. })
+        ));
+        // A count beyond the announced length allocates nothing.
+        let mut r = StreamReader::new("toy file", &w.out[..], 10, 0);
+        assert!(matches!(
+            r.u64s("table"),
+            Err(WireError::Truncated { offset: 0, .. })
+        ));
+        // More input than announced: trailing bytes.
+        let mut r = StreamReader::new("toy file", &w.out[..], 4 + 2 * 8, 0);
+        assert_eq!(r.u32("count").unwrap(), 3);
+        r.u64("one").unwrap();
+        r.u64("two").unwrap();
+        assert!(matches!(
+            r.expect_end(),
+            Err(WireError::TrailingBytes { offset: 20, .. })
+        ));
     }
 
     #[test]

@@ -70,7 +70,7 @@ use super::tables::{
 use super::{Orientations, RejectedRule, RuleIndex};
 use crate::rules::index::RuleTiers;
 use crate::rules::PatternCell;
-use crate::wire::{checksum64, le_u64, Format, Reader, WireError, Writer};
+use crate::wire::{checksum64, le_u64, Format, StreamReader, WireError, Writer};
 use hashbrown::HashMap;
 
 /// The first bytes of a frozen index.
@@ -146,6 +146,31 @@ impl RuleTiers {
         index: &[u8],
         source_rulebase_bytes: &[u8],
     ) -> Result<RuleTiers, IndexError> {
+        RuleTiers::from_index_reader(index, index.len(), source_rulebase_bytes)
+    }
+
+    /// [`RuleTiers::from_index_bytes`] of the `len` bytes of `input` (a
+    /// file), decoded as they are read: the index is never held whole
+    /// beside its tables, so loading takes the memory of the tables alone.
+    /// Nothing decoded is returned before the body's checksum matches.
+    pub fn from_index_reader(
+        mut input: impl std::io::Read,
+        len: usize,
+        source_rulebase_bytes: &[u8],
+    ) -> Result<RuleTiers, IndexError> {
+        // The header, at most HEADER_MAX bytes, from a first read.
+        let mut head = vec![0u8; len.min(HEADER_MAX)];
+        let mut got = 0;
+        while got < head.len() {
+            match input.read(&mut head[got..]) {
+                Ok(0) => break,
+                Ok(k) => got += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(corrupt(format!("reading the header: {e}"))),
+            }
+        }
+        head.truncate(got);
+        let index = &head[..];
         let mut r = FORMAT.read_header(index)?;
         let version_len = r.u8("engine version length")? as usize;
         let version = r.take(version_len, "engine version")?;
@@ -166,7 +191,7 @@ impl RuleTiers {
         let body_len = r.u64("body length")?;
         let stored = r.u64("body checksum")?;
         let body_start = r.offset();
-        let available = index.len() - body_start;
+        let available = len - body_start;
         let body_len = match usize::try_from(body_len) {
             Ok(n) if n <= available => n,
             _ => return Err(r.truncated("body", body_start).into()),
@@ -179,8 +204,23 @@ impl RuleTiers {
             }
             .into());
         }
-        let body = &index[body_start..];
-        let computed = checksum64(body);
+        // The body: what the first read took of it, then the rest.
+        let mut body = StreamReader::new(
+            FORMAT.name,
+            std::io::Read::chain(&head[body_start..], input),
+            body_len,
+            body_start,
+        );
+        let decoded = read_body(&mut body);
+        // A damaged body is reported as such whatever it decoded to (read
+        // to its end for the checksum; a file that ends early is cut).
+        if decoded.is_err() {
+            body.skip_rest();
+            if body.left() > 0 {
+                return decoded;
+            }
+        }
+        let computed = body.checksum();
         if stored != computed {
             return Err(WireError::ChecksumMismatch {
                 format: FORMAT.name,
@@ -189,14 +229,16 @@ impl RuleTiers {
             }
             .into());
         }
-        read_body(body, body_start)
+        decoded
     }
 }
 
-/// Decodes and validates a body (`base`: its offset in the file, for
-/// error messages).
-fn read_body(body: &[u8], base: usize) -> Result<RuleTiers, IndexError> {
-    let mut r = Reader::new(FORMAT.name, body, base);
+/// The longest header: magic, version, an engine version of up to 255
+/// bytes, three checksums and lengths.
+const HEADER_MAX: usize = 8 + 4 + 1 + 255 + 3 * 8;
+
+/// Decodes and validates a body.
+fn read_body<R: std::io::Read>(r: &mut StreamReader<R>) -> Result<RuleTiers, IndexError> {
     let count = r.count("tier count", 1)?;
     let mut tiers = Vec::with_capacity(count);
     for t in 0..count {
@@ -208,7 +250,7 @@ fn read_body(body: &[u8], base: usize) -> Result<RuleTiers, IndexError> {
                  increasing"
             )));
         }
-        let index = read_index(&mut r)?;
+        let index = read_index(r)?;
         validate(&index).map_err(|e| corrupt(format!("tier {t} (order {order}): {e}")))?;
         // The flat order-1 table is derived, not stored: rebuilt from the
         // (validated) order-1 chains.
@@ -239,11 +281,11 @@ fn write_map<V>(w: &mut Writer, map: &HashMap<u32, V>, mut value: impl FnMut(&mu
 
 /// A map written by [`write_map`] (`value_bytes`: the size of one value);
 /// its keys must be strictly increasing.
-fn read_map<V>(
-    r: &mut Reader<'_>,
+fn read_map<R: std::io::Read, V>(
+    r: &mut StreamReader<R>,
     what: &'static str,
     value_bytes: usize,
-    mut value: impl FnMut(&mut Reader<'_>) -> Result<V, IndexError>,
+    mut value: impl FnMut(&mut StreamReader<R>) -> Result<V, IndexError>,
 ) -> Result<HashMap<u32, V>, IndexError> {
     let n = r.count(what, 4 + value_bytes)?;
     let mut map = HashMap::with_capacity(n);
@@ -278,18 +320,12 @@ fn write_store(w: &mut Writer, store: &EntryStore) {
     });
 }
 
-fn read_store(r: &mut Reader<'_>) -> Result<EntryStore, IndexError> {
-    let entries = r
-        .records("entries", 16)?
-        .map(|e| Entry {
-            safe_meta: le_u64(&e[..8]),
-            mine: le_u64(&e[8..]),
-        })
-        .collect();
-    let keys = r
-        .records("entry keys", 16)?
-        .map(|k| (le_u64(&k[..8]), le_u64(&k[8..])))
-        .collect();
+fn read_store<R: std::io::Read>(r: &mut StreamReader<R>) -> Result<EntryStore, IndexError> {
+    let entries = r.records("entries", 16, |e| Entry {
+        safe_meta: le_u64(&e[..8]),
+        mine: le_u64(&e[8..]),
+    })?;
+    let keys = r.records("entry keys", 16, |k| (le_u64(&k[..8]), le_u64(&k[8..])))?;
     let next = read_map(r, "chain links", 4, |r| Ok(r.u32("chain link")?))?;
     let checks = read_map(r, "entry checks", 16, |r| {
         Ok(Check {
@@ -350,34 +386,31 @@ fn write_index(w: &mut Writer, index: &RuleIndex) {
 }
 
 /// Reads what [`write_index`] wrote. The result is not validated yet.
-fn read_index(r: &mut Reader<'_>) -> Result<RuleIndex, IndexError> {
+fn read_index<R: std::io::Read>(r: &mut StreamReader<R>) -> Result<RuleIndex, IndexError> {
     let entries1 = read_store(r)?;
     let entries2 = read_store(r)?;
     let entries = read_store(r)?;
     let extras = r
-        .records("extra cells", 5)?
-        .map(|x| {
+        .records("extra cells", 5, |x| {
             Ok(ExtraCell {
                 dr: i16::from_le_bytes([x[0], x[1]]),
                 dc: i16::from_le_bytes([x[2], x[3]]),
                 cell: PatternCell::from_code(x[4])
                     .ok_or_else(|| corrupt(format!("pattern cell code {}", x[4])))?,
             })
-        })
+        })?
+        .into_iter()
         .collect::<Result<_, IndexError>>()?;
     let order1 = r.u32s("order-1 table")?;
     let pair_slots = r.u64s("pair table")?;
     let multi_slots = r.u64s("key table")?;
     let words = r.u64s("key filter")?;
     const ROW: usize = SLOTS as usize + 1;
-    let next_short = r
-        .records("slot prefix tree", ROW * 4)?
-        .map(|row| {
-            std::array::from_fn(|s| {
-                u32::from_le_bytes([row[4 * s], row[4 * s + 1], row[4 * s + 2], row[4 * s + 3]])
-            })
+    let next_short = r.records("slot prefix tree", ROW * 4, |row| {
+        std::array::from_fn(|s| {
+            u32::from_le_bytes([row[4 * s], row[4 * s + 1], row[4 * s + 2], row[4 * s + 3]])
         })
-        .collect();
+    })?;
     let orders = r.count("long slot prefixes", 4)?;
     let next_long = (0..orders)
         .map(|_| read_map(r, "long slot prefixes", 4, |r| Ok(r.u32("next slots")?)))
@@ -789,14 +822,19 @@ mod tests {
         assert!(refilled.to_index_bytes(&source) == bytes);
     }
 
+    /// A body on its own, decoded as `from_index_reader` decodes one.
+    fn decode_body(body: &[u8]) -> Result<RuleTiers, IndexError> {
+        read_body(&mut StreamReader::new(FORMAT.name, body, body.len(), 0))
+    }
+
     #[test]
     fn every_cut_of_the_body_is_rejected() {
         let (source, tiers) = sample_tiers();
         let bytes = tiers.to_index_bytes(&source);
         let body = body_of(&bytes);
-        assert!(read_body(body, 0).is_ok());
+        assert!(decode_body(body).is_ok());
         for len in 0..body.len() {
-            match read_body(&body[..len], 0) {
+            match decode_body(&body[..len]) {
                 Err(IndexError::Wire(WireError::Truncated { .. } | WireError::Corrupt { .. })) => {}
                 other => panic!("cut at {len}: {other:?}"),
             }
@@ -804,7 +842,7 @@ mod tests {
         let mut longer = body.to_vec();
         longer.push(0);
         assert!(matches!(
-            read_body(&longer, 0),
+            decode_body(&longer),
             Err(IndexError::Wire(WireError::TrailingBytes { count: 1, .. }))
         ));
     }
@@ -823,7 +861,7 @@ mod tests {
                 let mut b = body.to_vec();
                 b[i] ^= flip;
                 let outcome = std::panic::catch_unwind(|| {
-                    read_body(&b, 0).map(|tiers| {
+                    decode_body(&b).map(|tiers| {
                         for board in &boards {
                             let n = board.grid().len() as u32;
                             let dirty: Vec<u32> = (0..n).collect();

@@ -16,8 +16,8 @@
 //! lookup tables as built, so it is large next to the rulebase: the
 //! 790,825 rules of an order-3 rulebase (2.2 MB) give a 37.6 MB index
 //! (orders ≥ 3 stored in one orientation, see `orient.rs`), which loads in
-//! about 0.1 s and 80 MB instead of 2–3 s and ~500 MB of proving and
-//! indexing (docs/performance.md).
+//! about 0.06 s and 44 MB (decoded as it is read) instead of 2–3 s and
+//! ~500 MB of proving and indexing (docs/performance.md).
 //!
 //! A file beside the rulebase rather than a section inside it: the
 //! rulebase format and its bytes stay as they are (old files load, and a
@@ -77,11 +77,27 @@ pub fn load_saved_index(rulebase: &Path, rulebase_bytes: &[u8]) -> SavedIndex {
     if std::fs::symlink_metadata(&path).is_err() {
         return SavedIndex::Absent;
     }
-    let bytes = match files::read_capped(&path, MAX_INDEX_BYTES) {
-        Ok(bytes) => bytes,
-        Err(e) => return SavedIndex::Unusable(e.to_string()),
+    // Decoded as it is read (`from_index_reader`): the file is never held
+    // whole beside the tables it holds.
+    let opened = std::fs::File::open(&path).and_then(|file| {
+        let meta = file.metadata()?;
+        Ok((file, meta))
+    });
+    let (file, len) = match opened {
+        Ok((_, meta)) if !meta.is_file() => {
+            return SavedIndex::Unusable(format!("{}: not a regular file", path.display()))
+        }
+        Ok((_, meta)) if meta.len() > MAX_INDEX_BYTES => {
+            return SavedIndex::Unusable(format!(
+                "{}: larger than {} MB, more than any index",
+                path.display(),
+                MAX_INDEX_BYTES >> 20
+            ))
+        }
+        Ok((file, meta)) => (file, meta.len() as usize),
+        Err(e) => return SavedIndex::Unusable(FileError::io(&path, "cannot read", &e).to_string()),
     };
-    match RuleTiers::from_index_bytes(&bytes, rulebase_bytes) {
+    match RuleTiers::from_index_reader(file, len, rulebase_bytes) {
         Ok(tiers) => SavedIndex::Valid(tiers),
         Err(e) => SavedIndex::Unusable(describe(&path, &e)),
     }
