@@ -65,7 +65,7 @@ impl FileError {
         }
     }
 
-    pub(crate) fn io(path: &Path, doing: &str, e: &std::io::Error) -> FileError {
+    fn io(path: &Path, doing: &str, e: &std::io::Error) -> FileError {
         FileError::new(path, format!("{doing}: {}", describe_io(e)))
     }
 }
@@ -119,6 +119,21 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
 /// The bytes of the regular file at `path` (symbolic links followed), at
 /// most `limit` of them.
 pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let (file, len) = open_capped(path, limit)?;
+    // Sized for the file as it is now (plus the byte that tells "grew past
+    // the limit"): a large file is read into one allocation, never copied
+    // from a smaller one while it grows.
+    read_limited(file, limit, len as usize + 1).map_err(|e| match e {
+        Limited::TooLarge => too_large(path, limit),
+        Limited::Io(e) => FileError::io(path, "cannot read", &e),
+    })
+}
+
+/// The regular file at `path` (symbolic links followed), open for reading,
+/// and its length, which is at most `limit`: for a file read as a stream
+/// (a reader must still stop at the length it was given, as the file may
+/// grow).
+pub fn open_capped(path: &Path, limit: u64) -> Result<(File, u64), FileError> {
     let meta = std::fs::metadata(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             FileError::new(path, "file not found")
@@ -136,13 +151,7 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
         return Err(too_large(path, limit));
     }
     let file = File::open(path).map_err(|e| FileError::io(path, "cannot read", &e))?;
-    // Sized for the file as it is now (plus the byte that tells "grew past
-    // the limit"): a large file is read into one allocation, never copied
-    // from a smaller one while it grows.
-    read_limited(file, limit, meta.len() as usize + 1).map_err(|e| match e {
-        Limited::TooLarge => too_large(path, limit),
-        Limited::Io(e) => FileError::io(path, "cannot read", &e),
-    })
+    Ok((file, meta.len()))
 }
 
 /// At most `limit` bytes from a stream (standard input); more is an error

@@ -173,6 +173,29 @@ pub const SYMMETRIES: [(bool, bool, bool); 8] = [
     (true, true, true),
 ];
 
+/// Where cell `(r, c)` of an `h × w` rectangle (a pattern or a whole board)
+/// goes under symmetry `sym` (index into [`SYMMETRIES`]): transpose, then
+/// flip rows, then flip columns, each if the symmetry says so; and the
+/// transformed shape `(h', w')`.
+#[inline]
+pub fn map_point(
+    h: usize,
+    w: usize,
+    sym: usize,
+    r: usize,
+    c: usize,
+) -> ((usize, usize), (usize, usize)) {
+    let (t, fr, fc) = SYMMETRIES[sym];
+    let (mut r, mut c, h2, w2) = if t { (c, r, w, h) } else { (r, c, h, w) };
+    if fr {
+        r = h2 - 1 - r;
+    }
+    if fc {
+        c = w2 - 1 - c;
+    }
+    ((r, c), (h2, w2))
+}
+
 impl Pattern {
     pub fn new(h: u8, w: u8, cells: Vec<PatternCell>) -> Pattern {
         assert_eq!(cells.len(), h as usize * w as usize);
@@ -201,15 +224,8 @@ impl Pattern {
     /// [`SYMMETRIES`]), and the transformed shape `(h', w')`.
     #[inline]
     pub fn map_cell(h: u8, w: u8, sym: usize, r: usize, c: usize) -> ((usize, usize), (u8, u8)) {
-        let (t, fr, fc) = SYMMETRIES[sym];
-        let (mut r, mut c, h2, w2) = if t { (c, r, w, h) } else { (r, c, h, w) };
-        if fr {
-            r = h2 as usize - 1 - r;
-        }
-        if fc {
-            c = w2 as usize - 1 - c;
-        }
-        ((r, c), (h2, w2))
+        let (to, (h2, w2)) = map_point(h as usize, w as usize, sym, r, c);
+        (to, (h2 as u8, w2 as u8))
     }
 
     /// The image of this pattern under symmetry `sym`, with the bit mapping

@@ -9,7 +9,7 @@ use super::tables::{
     key_hash, pair_hash, pair_key, Check, Entry, EntryStore, ExtraCell, KeyFilter, KeyTable,
     PairTable, FRAME_BITS, MASK9_IMAGES, META_CHECKED, META_FORBIDDEN, META_NEXT, META_ORDER_SHIFT,
 };
-use super::{Orientations, RejectedRule, RuleIndex};
+use super::{derived_fields, Orientations, RejectedRule, RuleIndex};
 use crate::rules::{PatternCell, Rule, RuleKind, Rulebase, SYMMETRIES};
 use hashbrown::HashMap;
 
@@ -533,11 +533,7 @@ impl RuleIndex {
             }
         }
 
-        let max_order = (1..=MAX_ORDER)
-            .rev()
-            .find(|&k| rules_by_order[k] > 0)
-            .unwrap_or(0);
-        let slots_above_2 = slots_by_order.iter().skip(3).fold(0, |a, &b| a | b);
+        let (max_order, slots_above_2) = derived_fields(&rules_by_order, &slots_by_order);
         RuleIndex {
             entries1: builder.entries1,
             entries2: builder.entries2,

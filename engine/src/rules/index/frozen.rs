@@ -67,7 +67,7 @@ use super::tables::{
     Check, Entry, EntryStore, ExtraCell, KeyFilter, KeyTable, PairTable, EMPTY_SLOT, FRAME_BITS,
     META_CHECKED, META_FORBIDDEN, META_NEXT, META_ORDER_SHIFT,
 };
-use super::{Orientations, RejectedRule, RuleIndex};
+use super::{derived_fields, Orientations, RejectedRule, RuleIndex};
 use crate::rules::index::RuleTiers;
 use crate::rules::PatternCell;
 use crate::wire::{checksum64, le_u64, Format, StreamReader, WireError, Writer};
@@ -159,17 +159,12 @@ impl RuleTiers {
         source_rulebase_bytes: &[u8],
     ) -> Result<RuleTiers, IndexError> {
         // The header, at most HEADER_MAX bytes, from a first read.
-        let mut head = vec![0u8; len.min(HEADER_MAX)];
-        let mut got = 0;
-        while got < head.len() {
-            match input.read(&mut head[got..]) {
-                Ok(0) => break,
-                Ok(k) => got += k,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(corrupt(format!("reading the header: {e}"))),
-            }
-        }
-        head.truncate(got);
+        use std::io::Read as _;
+        let mut head = Vec::with_capacity(len.min(HEADER_MAX));
+        (&mut input)
+            .take(len.min(HEADER_MAX) as u64)
+            .read_to_end(&mut head)
+            .map_err(|e| corrupt(format!("reading the header: {e}")))?;
         let index = &head[..];
         let mut r = FORMAT.read_header(index)?;
         let version_len = r.u8("engine version length")? as usize;
@@ -451,11 +446,7 @@ fn read_index<R: std::io::Read>(r: &mut StreamReader<R>) -> Result<RuleIndex, In
             .iter()
             .fold(0usize, |n, &s| n + (s != EMPTY_SLOT) as usize)
     };
-    let max_order = (1..rules_by_order.len())
-        .rev()
-        .find(|&k| rules_by_order[k] > 0)
-        .unwrap_or(0);
-    let slots_above_2 = slots_by_order.iter().skip(3).fold(0, |a, &b| a | b);
+    let (max_order, slots_above_2) = derived_fields(&rules_by_order, &slots_by_order);
     Ok(RuleIndex {
         entries1,
         entries2,

@@ -272,6 +272,18 @@ pub enum Orientations {
     One,
 }
 
+/// The fields of a [`RuleIndex`] that follow from others, for building it
+/// and for reading it back: the highest order with rules (0 when none),
+/// and every slot used by a rule of order ≥ 3.
+fn derived_fields(rules_by_order: &[usize], slots_by_order: &[u32]) -> (usize, u32) {
+    let max_order = (1..rules_by_order.len())
+        .rev()
+        .find(|&k| rules_by_order[k] > 0)
+        .unwrap_or(0);
+    let slots_above_2 = slots_by_order.iter().skip(3).fold(0, |a, &b| a | b);
+    (max_order, slots_above_2)
+}
+
 impl RuleIndex {
     /// Number of rules indexed.
     pub fn len(&self) -> usize {

@@ -17,49 +17,44 @@
 
 use super::scan::finish;
 use super::{FociReading, Orientations, RuleIndex};
-use crate::board::{Board, Contradiction, Forced};
+use crate::board::{Board, Cell, Contradiction, Forced};
 use crate::grid::Grid;
-use crate::rules::SYMMETRIES;
+use crate::rules::{map_point, SYMMETRIES};
 
 /// A board read through one of the 8 symmetries, with the map from its
 /// cells back to the original's.
 struct Turned {
     board: Board,
+    sym: usize,
     /// Cell of the turned board → cell of the original.
     original: Vec<u32>,
-    /// Cell of the original → cell of the turned board.
-    turned: Vec<u32>,
 }
 
 impl Turned {
-    /// `board` under `SYMMETRIES[sym]`: transpose, then flip rows, then
-    /// flip columns, each if asked.
+    /// `board` under `SYMMETRIES[sym]` (the map of every pattern,
+    /// [`map_point`]).
     fn new(board: &Board, sym: usize) -> Turned {
-        let (transpose, flip_rows, flip_cols) = SYMMETRIES[sym];
         let grid = board.grid();
-        let (h, w) = (grid.h, grid.w);
-        let (th, tw) = if transpose { (w, h) } else { (h, w) };
-        let mut original = vec![0u32; h * w];
-        let mut turned = vec![0u32; h * w];
-        let mut cells = Vec::with_capacity(h * w);
-        for tr in 0..th {
-            for tc in 0..tw {
-                // Undo the flips, then the transpose.
-                let r = if flip_rows { th - 1 - tr } else { tr };
-                let c = if flip_cols { tw - 1 - tc } else { tc };
-                let (r, c) = if transpose { (c, r) } else { (r, c) };
-                let from = (r * w + c) as u32;
-                let to = (tr * tw + tc) as u32;
-                original[to as usize] = from;
-                turned[from as usize] = to;
-                cells.push(board.cell(from));
-            }
+        let (_, (th, tw)) = map_point(grid.h, grid.w, sym, 0, 0);
+        let mut original = vec![0u32; grid.len()];
+        let mut cells = vec![Cell::Unknown; grid.len()];
+        for (from, &cell) in board.cells().iter().enumerate() {
+            let to = Turned::cell_in(grid, sym, from as u32);
+            original[to as usize] = from as u32;
+            cells[to as usize] = cell;
         }
         Turned {
             board: Board::new(Grid::new(th, tw), cells, board.total_mines()),
+            sym,
             original,
-            turned,
         }
+    }
+
+    /// Where cell `i` of a board of `grid` goes under symmetry `sym`.
+    fn cell_in(grid: Grid, sym: usize, i: u32) -> u32 {
+        let (r, c) = grid.rc(i);
+        let ((r2, c2), (_, w2)) = map_point(grid.h, grid.w, sym, r, c);
+        (r2 * w2 + c2) as u32
     }
 }
 
@@ -83,7 +78,8 @@ impl RuleIndex {
                 let turned = Turned::new(board, sym);
                 let dirty = dirty.map(|list| {
                     turned_dirty.clear();
-                    turned_dirty.extend(list.iter().map(|&c| turned.turned[c as usize]));
+                    let grid = board.grid();
+                    turned_dirty.extend(list.iter().map(|&c| Turned::cell_in(grid, turned.sym, c)));
                     turned_dirty.as_slice()
                 });
                 let from = out.len();

@@ -79,25 +79,11 @@ pub fn load_saved_index(rulebase: &Path, rulebase_bytes: &[u8]) -> SavedIndex {
     }
     // Decoded as it is read (`from_index_reader`): the file is never held
     // whole beside the tables it holds.
-    let opened = std::fs::File::open(&path).and_then(|file| {
-        let meta = file.metadata()?;
-        Ok((file, meta))
-    });
-    let (file, len) = match opened {
-        Ok((_, meta)) if !meta.is_file() => {
-            return SavedIndex::Unusable(format!("{}: not a regular file", path.display()))
-        }
-        Ok((_, meta)) if meta.len() > MAX_INDEX_BYTES => {
-            return SavedIndex::Unusable(format!(
-                "{}: larger than {} MB, more than any index",
-                path.display(),
-                MAX_INDEX_BYTES >> 20
-            ))
-        }
-        Ok((file, meta)) => (file, meta.len() as usize),
-        Err(e) => return SavedIndex::Unusable(FileError::io(&path, "cannot read", &e).to_string()),
+    let (file, len) = match files::open_capped(&path, MAX_INDEX_BYTES) {
+        Ok(opened) => opened,
+        Err(e) => return SavedIndex::Unusable(e.to_string()),
     };
-    match RuleTiers::from_index_reader(file, len, rulebase_bytes) {
+    match RuleTiers::from_index_reader(file, len as usize, rulebase_bytes) {
         Ok(tiers) => SavedIndex::Valid(tiers),
         Err(e) => SavedIndex::Unusable(describe(&path, &e)),
     }
