@@ -55,8 +55,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use sapper_engine::rules::DEFAULT_RULEBASE;
-/// Its rule index, frozen at compile time by `build.rs`.
-const DEFAULT_INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/default.index"));
+use sapper_engine::wire::{Aligned, Bytes};
+/// Its rule index, frozen at compile time by `build.rs` (aligned, as the
+/// binary embeds it).
+static DEFAULT_INDEX: &Aligned<[u8]> =
+    &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/default.index")));
 
 /// Fields whose mid-game boards are benchmarked (of the expert corpus).
 const BOARD_FIELDS: usize = 10;
@@ -190,7 +193,12 @@ fn rules_benches(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
     group.bench_function("index_build", |b| b.iter(|| RuleTiers::new(black_box(&rb))));
     group.bench_function("index_load", |b| {
-        b.iter(|| RuleTiers::from_index_bytes(black_box(DEFAULT_INDEX), DEFAULT_RULEBASE))
+        b.iter(|| {
+            RuleTiers::from_index(
+                Bytes::from_static(black_box(&DEFAULT_INDEX.0)),
+                DEFAULT_RULEBASE,
+            )
+        })
     });
 
     for (order, index) in tiers.tiers() {

@@ -37,19 +37,25 @@ fn fresh_tiers() -> &'static RuleTiers {
     T.get_or_init(|| RuleTiers::new(&Rulebase::from_bytes(DEFAULT_BYTES).unwrap()))
 }
 
-/// Where the body starts: magic, format version, engine version (length
-/// byte and bytes), source checksum, body length, body checksum.
-fn header_len(index: &[u8]) -> usize {
+/// Where the header's fields end: magic, format version, engine version
+/// (length byte and bytes), source checksum, body length, body checksum.
+fn fields_end(index: &[u8]) -> usize {
     8 + 4 + 1 + index[12] as usize + 8 + 8 + 8
+}
+
+/// Where the body starts: after the fields and the zero padding that
+/// aligns it to 8.
+fn header_len(index: &[u8]) -> usize {
+    fields_end(index).next_multiple_of(8)
 }
 
 /// `index` with its body replaced by `body`, length and checksum made to
 /// match (what a damaged body that slipped past the checksum looks like).
 fn reframe(index: &[u8], body: &[u8]) -> Vec<u8> {
-    let h = header_len(index);
+    let (f, h) = (fields_end(index), header_len(index));
     let mut out = index[..h].to_vec();
-    out[h - 16..h - 8].copy_from_slice(&(body.len() as u64).to_le_bytes());
-    out[h - 8..h].copy_from_slice(&checksum64(body).to_le_bytes());
+    out[f - 16..f - 8].copy_from_slice(&(body.len() as u64).to_le_bytes());
+    out[f - 8..f].copy_from_slice(&checksum64(body).to_le_bytes());
     out.extend_from_slice(body);
     out
 }
@@ -249,7 +255,7 @@ fn another_magic_layout_engine_or_source_is_rejected() {
 
 #[test]
 fn a_cut_or_padded_index_is_rejected() {
-    let h = header_len(EMBEDDED_INDEX);
+    let (f, h) = (fields_end(EMBEDDED_INDEX), header_len(EMBEDDED_INDEX));
     assert!(&EMBEDDED_INDEX[..8] == MAGIC);
     // Every length up to the whole header, and with part of the body.
     let body = EMBEDDED_INDEX.len() - h;
@@ -272,12 +278,12 @@ fn a_cut_or_padded_index_is_rejected() {
     );
     // A body length that does not match what is there.
     let mut longer = EMBEDDED_INDEX.to_vec();
-    longer[h - 16..h - 8].copy_from_slice(&(body as u64 + 1).to_le_bytes());
+    longer[f - 16..f - 8].copy_from_slice(&(body as u64 + 1).to_le_bytes());
     assert!(matches!(
         rejected(&longer, "length + 1"),
         IndexError::Wire(WireError::Truncated { what: "body", .. })
     ));
-    longer[h - 16..h - 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    longer[f - 16..f - 8].copy_from_slice(&u64::MAX.to_le_bytes());
     assert!(matches!(
         rejected(&longer, "length 2^64 - 1"),
         IndexError::Wire(WireError::Truncated { what: "body", .. })
@@ -286,7 +292,7 @@ fn a_cut_or_padded_index_is_rejected() {
 
 #[test]
 fn a_flipped_byte_is_rejected() {
-    let h = header_len(EMBEDDED_INDEX);
+    let (f, h) = (fields_end(EMBEDDED_INDEX), header_len(EMBEDDED_INDEX));
     let mut rng = Rng(7);
     let body = EMBEDDED_INDEX.len() - h;
     let positions = (0..h)
@@ -301,6 +307,11 @@ fn a_flipped_byte_is_rejected() {
                 assert!(
                     matches!(e, IndexError::Wire(WireError::ChecksumMismatch { .. })),
                     "byte {i}: {e}"
+                );
+            } else if i >= f {
+                assert_eq!(
+                    e.to_string(),
+                    "corrupt rule index: header padding: nonzero padding"
                 );
             }
         }

@@ -12,15 +12,16 @@
 //!   another kind of file or another version with one vocabulary;
 //! - [`WireError`]: the one error type for bytes that are not a valid file
 //!   of their kind (each format adds only its own checks beside it);
-//! - [`Writer`]: little-endian numbers, counts and records; [`Reader`]:
-//!   the fixed fields and sections of bytes in memory; [`StreamReader`]:
-//!   numbers, counts and records from a stream through a small window, so
-//!   a large file (a saved index) is decoded as it is read and never held
-//!   whole beside its tables — every read checked against the end (a
-//!   corrupt count never allocates more than the bytes left);
+//! - [`Writer`]: little-endian numbers, counts, records and tables;
+//!   [`Reader`]: the same read back from bytes in memory, every read
+//!   checked against the end (a corrupt count never allocates more than
+//!   the bytes left);
+//! - tables used where they lie: a file's [`Bytes`] (mapped into memory,
+//!   a `static`, or a copy) and the [`Shared`] tables borrowed from them,
+//!   so that a 38 MB saved index loads without being copied — tables are
+//!   written aligned to [`TABLE_ALIGN`] in the file for this;
 //! - the checksums: [`crc32`] (the rulebase, fixed by version 1) and
-//!   [`checksum64`] (the index, ten times faster on its 2 MB), also in
-//!   pieces as [`Checksum64`].
+//!   [`checksum64`] (the index, ten times faster on its 2 MB).
 //!
 //! The cell codes both forms share are in `rules::cell_code`.
 
@@ -151,9 +152,20 @@ impl Writer {
         self.len(v.len());
         v.iter().for_each(|&x| self.u32(x));
     }
-    pub fn u64s(&mut self, v: &[u64]) {
-        self.len(v.len());
-        v.iter().for_each(|&x| self.u64(x));
+    /// Zero bytes up to a multiple of `to` (offsets counted from the start
+    /// of `out`: the caller puts `out` at an offset of the file that is a
+    /// multiple of [`TABLE_ALIGN`]).
+    pub fn align(&mut self, to: usize) {
+        self.out.resize(self.out.len().next_multiple_of(to), 0);
+    }
+    /// A table [`Reader::table`] can borrow in place: its count, padding to
+    /// [`TABLE_ALIGN`], then the values' little-endian bytes.
+    pub fn table<T: LittleEndian>(&mut self, values: &[T]) {
+        self.len(values.len());
+        self.align(TABLE_ALIGN);
+        for &v in values {
+            self.out.extend_from_slice(bytemuck::bytes_of(&v.le()));
+        }
     }
     pub fn usizes(&mut self, v: &[usize]) {
         self.len(v.len());
@@ -161,9 +173,11 @@ impl Writer {
     }
 }
 
-/// Reads the fixed fields and sections of bytes held in memory (headers,
-/// the rulebase file), every read checked against the end. Tables too
-/// large to hold twice are read with [`StreamReader`].
+/// Reads the fields, sections and tables of bytes held in memory, every
+/// read checked against the end (a corrupt count never allocates more than
+/// the bytes left). Offsets in errors are in the whole file: `base` is
+/// where `bytes` start in it, and tables are aligned to it (see
+/// [`Reader::table`]).
 #[derive(Debug)]
 pub struct Reader<'a> {
     bytes: &'a [u8],
@@ -216,6 +230,14 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A [`WireError::Corrupt`] about these bytes.
+    pub fn corrupt(&self, reason: impl Into<String>) -> WireError {
+        WireError::Corrupt {
+            format: self.format,
+            reason: reason.into(),
+        }
+    }
+
     pub fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], WireError> {
         let rest = &self.bytes[self.pos..];
         if n > rest.len() {
@@ -233,13 +255,87 @@ impl<'a> Reader<'a> {
     pub fn u8(&mut self, what: &'static str) -> Result<u8, WireError> {
         Ok(self.array::<1>(what)?[0])
     }
+    pub fn u16(&mut self, what: &'static str) -> Result<u16, WireError> {
+        self.array(what).map(u16::from_le_bytes)
+    }
     pub fn u32(&mut self, what: &'static str) -> Result<u32, WireError> {
         self.array(what).map(u32::from_le_bytes)
     }
     pub fn u64(&mut self, what: &'static str) -> Result<u64, WireError> {
         self.array(what).map(u64::from_le_bytes)
     }
+
+    /// A count of items of `item_bytes` bytes each, which must fit in
+    /// what is left.
+    pub fn count(&mut self, what: &'static str, item_bytes: usize) -> Result<usize, WireError> {
+        let at = self.offset();
+        let n = self.u32(what)? as usize;
+        if n.saturating_mul(item_bytes) > self.rest().len() {
+            return Err(self.truncated(what, at));
+        }
+        Ok(n)
+    }
+
+    /// A count and that many records of `item_bytes` bytes, each decoded
+    /// by `item`, into a new vector (for small tables; large ones are
+    /// [`Reader::table`]s).
+    pub fn records<T>(
+        &mut self,
+        what: &'static str,
+        item_bytes: usize,
+        item: impl FnMut(&[u8]) -> T,
+    ) -> Result<Vec<T>, WireError> {
+        let n = self.count(what, item_bytes)?;
+        let bytes = self.take(n * item_bytes, what)?;
+        Ok(bytes.chunks_exact(item_bytes.max(1)).map(item).collect())
+    }
+
+    pub fn u32s(&mut self, what: &'static str) -> Result<Vec<u32>, WireError> {
+        self.records(what, 4, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    }
+    pub fn usizes(&mut self, what: &'static str) -> Result<Vec<usize>, WireError> {
+        let words = self.records(what, 8, le_u64)?;
+        words
+            .into_iter()
+            .map(|w| usize::try_from(w).map_err(|_| self.corrupt(format!("{what}: too large"))))
+            .collect()
+    }
+
+    /// Skips the zero bytes [`Writer::align`] wrote to bring the offset in
+    /// the whole file to a multiple of `to`; a nonzero one is corrupt.
+    pub fn align(&mut self, to: usize, what: &'static str) -> Result<(), WireError> {
+        let pad = self.offset().next_multiple_of(to) - self.offset();
+        if self.take(pad, what)?.iter().any(|&b| b != 0) {
+            return Err(self.corrupt(format!("{what}: nonzero padding")));
+        }
+        Ok(())
+    }
+
+    /// A table [`Writer::table`] wrote, as a [`Shared`] that borrows it
+    /// from `file` without copying. `file` must be the whole file these
+    /// bytes are part of (its byte `base` is the first byte read here).
+    pub fn table<T: LittleEndian>(
+        &mut self,
+        what: &'static str,
+        file: &Bytes,
+    ) -> Result<Shared<T>, WireError> {
+        let size = std::mem::size_of::<T>();
+        let n = self.count(what, size)?;
+        self.align(TABLE_ALIGN, what)?;
+        let start = self.offset();
+        self.take(n * size, what)?;
+        debug_assert_eq!(
+            &file.as_slice()[start..start + n * size],
+            &self.bytes[start - self.base..self.pos],
+            "a reader over part of another file"
+        );
+        Ok(Shared::read_le(file, start..start + n * size))
+    }
 }
+
+/// Where tables start in a file, in bytes: every [`LittleEndian`] type
+/// sapper stores is aligned to at most 8.
+pub const TABLE_ALIGN: usize = 8;
 
 /// CRC-32 (IEEE 802.3, reflected, polynomial `0xEDB88320`) of `bytes` — the
 /// same function as zlib's `crc32`. Any change of a single byte, and any
@@ -287,282 +383,260 @@ pub fn crc32(bytes: &[u8]) -> u32 {
 /// they happen to cancel, which the rotation (carrying high bits down)
 /// makes unlikely, but unlike a CRC nothing guarantees it for bursts.
 pub fn checksum64(bytes: &[u8]) -> u64 {
-    let mut sum = Checksum64::new(bytes.len());
-    sum.update(bytes);
-    sum.finish()
-}
-
-/// [`checksum64`] of bytes that arrive in pieces (a file read as a
-/// stream), for a total length known from the start.
-#[derive(Clone, Debug)]
-pub struct Checksum64 {
-    lanes: [u64; 8],
-    /// The bytes of the current 64-byte block so far.
-    block: [u8; 64],
-    filled: usize,
-    len: usize,
-}
-
-impl Checksum64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let fold = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(31);
+    let mut lanes: [u64; 8] = std::array::from_fn(|k| 0x243F_6A88_85A3_08D3 ^ k as u64);
+    let mut blocks = bytes.chunks_exact(64);
+    for block in &mut blocks {
+        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            *lane = fold(*lane, le_u64(word));
+        }
+    }
+    let mut h = bytes.len() as u64;
+    for &b in blocks.remainder() {
+        h = fold(h, b as u64);
+    }
+    lanes.into_iter().fold(h, fold)
+}
 
+/// The bytes of a whole file, which the tables read from it borrow
+/// ([`Shared`]) instead of copying: the file mapped into memory, a
+/// `static` (the embedded default index), or a copy. Cloning shares them.
+/// Always 8-aligned, so that a table at an aligned offset can be borrowed
+/// as `&[u64]`.
+#[derive(Clone)]
+pub struct Bytes(std::sync::Arc<Store>);
+
+enum Store {
+    Static(&'static [u8]),
+    Mapped(memmap2::Mmap),
+    /// A copy, in words for their alignment: the first `len` bytes.
+    Copied {
+        words: Vec<u64>,
+        len: usize,
+    },
+}
+
+impl Bytes {
+    /// `bytes` in place if they are 8-aligned (see [`Aligned`]), otherwise
+    /// a copy.
+    pub fn from_static(bytes: &'static [u8]) -> Bytes {
+        if bytes.as_ptr().align_offset(8) == 0 {
+            Bytes(std::sync::Arc::new(Store::Static(bytes)))
+        } else {
+            Bytes::copy_from(bytes)
+        }
+    }
+
+    /// A copy of `bytes`.
+    pub fn copy_from(bytes: &[u8]) -> Bytes {
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        Bytes(std::sync::Arc::new(Store::Copied {
+            words,
+            len: bytes.len(),
+        }))
+    }
+
+    /// The whole of `file` mapped into memory, read only: pages are read
+    /// from the page cache as they are first touched, never copied.
+    ///
+    /// The file must not be changed in place while it is mapped (what
+    /// every memory map asks): sapper itself never does — it writes files
+    /// whole under a new name and renames them over the old
+    /// ([`crate::files::write_whole`]), and the mapping keeps the old
+    /// file — but another program truncating the file meanwhile would
+    /// stop the process (`SIGBUS`), and one rewriting it in place would
+    /// change the tables under a running solver.
+    pub fn map(file: &std::fs::File) -> std::io::Result<Bytes> {
+        // SAFETY: read-only mapping of a regular file, under the
+        // condition above.
+        let map = unsafe { memmap2::Mmap::map(file)? };
+        Ok(Bytes(std::sync::Arc::new(Store::Mapped(map))))
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        match &*self.0 {
+            Store::Static(bytes) => bytes,
+            Store::Mapped(map) => map,
+            Store::Copied { words, len } => &bytemuck::cast_slice(words)[..*len],
+        }
+    }
+
+    /// Whether the bytes are a file mapped into memory.
+    pub fn is_mapped(&self) -> bool {
+        matches!(*self.0, Store::Mapped(_))
+    }
+}
+
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match &*self.0 {
+            Store::Static(_) => "static",
+            Store::Mapped(_) => "mapped",
+            Store::Copied { .. } => "copied",
+        };
+        write!(f, "Bytes({kind}, {} bytes)", self.as_slice().len())
+    }
+}
+
+/// 8-aligned bytes for a `static`, so that [`Bytes::from_static`] can use
+/// them in place:
+/// `static INDEX: &Aligned<[u8]> = &Aligned(*include_bytes!("x.index"));`
+#[repr(C, align(8))]
+pub struct Aligned<B: ?Sized>(pub B);
+
+/// A plain-data type stored in files as its little-endian bytes:
+/// [`LittleEndian::le`] turns a value read on this machine into the value
+/// meant, and back (the identity on little-endian machines).
+pub trait LittleEndian: bytemuck::Pod {
+    fn le(self) -> Self;
+}
+
+impl LittleEndian for u32 {
+    fn le(self) -> u32 {
+        u32::from_le(self)
+    }
+}
+
+impl LittleEndian for u64 {
+    fn le(self) -> u64 {
+        u64::from_le(self)
+    }
+}
+
+impl LittleEndian for [u64; 2] {
+    fn le(self) -> [u64; 2] {
+        self.map(u64::from_le)
+    }
+}
+
+/// A read-only table of `T`: a vector (as built), or borrowed from the
+/// [`Bytes`] of the file it was read from (as loaded: nothing copied, so a
+/// 38 MB saved index loads in milliseconds). [`Shared::to_mut`] turns a
+/// borrowed table into an owned one.
+pub struct Shared<T: LittleEndian>(Repr<T>);
+
+enum Repr<T> {
+    Owned(Vec<T>),
+    /// `len` values at `ptr`, inside `bytes` and aligned for `T`
+    /// (checked by [`Shared::read_le`], the one place that makes one).
+    Borrowed {
+        bytes: Bytes,
+        ptr: std::ptr::NonNull<T>,
+        len: usize,
+    },
+}
+
+// SAFETY: a `Shared` is a `Vec<T>` or a shared read-only view of `Bytes`
+// (immutable, and `Send + Sync`: a `&'static [u8]`, a read-only map or a
+// vector behind an `Arc`); `T` is plain data.
+unsafe impl<T: LittleEndian + Send + Sync> Send for Shared<T> {}
+unsafe impl<T: LittleEndian + Send + Sync> Sync for Shared<T> {}
+
+impl<T: LittleEndian> Shared<T> {
+    /// The values whose little-endian bytes are `file[range]`: borrowed
+    /// when this machine is little-endian and the range is aligned for
+    /// `T`, decoded into a vector otherwise. `range` must hold a whole
+    /// number of values.
+    pub fn read_le(file: &Bytes, range: std::ops::Range<usize>) -> Shared<T> {
+        let raw = &file.as_slice()[range];
+        let size = std::mem::size_of::<T>();
+        assert_eq!(raw.len() % size, 0, "a whole number of values");
+        if cfg!(target_endian = "little") {
+            if let Ok(values) = bytemuck::try_cast_slice::<u8, T>(raw) {
+                return Shared(Repr::Borrowed {
+                    bytes: file.clone(),
+                    ptr: std::ptr::NonNull::from(values).cast(),
+                    len: values.len(),
+                });
+            }
+        }
+        Shared::decoded(raw)
+    }
+
+    /// The values of `raw` (little-endian, any alignment) copied into a
+    /// vector.
+    fn decoded(raw: &[u8]) -> Shared<T> {
+        let size = std::mem::size_of::<T>();
+        Shared(Repr::Owned(
+            raw.chunks_exact(size)
+                .map(|v| bytemuck::pod_read_unaligned::<T>(v).le())
+                .collect(),
+        ))
+    }
+
+    /// The values as a vector, copied first if they are borrowed.
+    pub fn to_mut(&mut self) -> &mut Vec<T> {
+        if let Repr::Borrowed { .. } = self.0 {
+            self.0 = Repr::Owned(self.to_vec());
+        }
+        match &mut self.0 {
+            Repr::Owned(values) => values,
+            Repr::Borrowed { .. } => unreachable!("just made owned"),
+        }
+    }
+
+    /// Whether the values are borrowed from a file's bytes.
+    pub fn is_borrowed(&self) -> bool {
+        matches!(self.0, Repr::Borrowed { .. })
+    }
+}
+
+impl<T: LittleEndian> std::ops::Deref for Shared<T> {
+    type Target = [T];
     #[inline]
-    fn fold(h: u64, w: u64) -> u64 {
-        (h ^ w).wrapping_mul(Self::K).rotate_left(31)
-    }
-
-    /// A checksum of `len` bytes, none seen yet.
-    pub fn new(len: usize) -> Checksum64 {
-        Checksum64 {
-            lanes: std::array::from_fn(|k| 0x243F_6A88_85A3_08D3 ^ k as u64),
-            block: [0; 64],
-            filled: 0,
-            len,
+    fn deref(&self) -> &[T] {
+        match &self.0 {
+            Repr::Owned(values) => values,
+            // SAFETY: `ptr` and `len` describe values inside `bytes`,
+            // aligned for `T` (`read_le`), which live and stay unchanged as
+            // long as this `Shared` holds `bytes`.
+            Repr::Borrowed { ptr, len, .. } => unsafe {
+                std::slice::from_raw_parts(ptr.as_ptr(), *len)
+            },
         }
-    }
-
-    fn eat(&mut self, block: &[u8]) {
-        for (lane, word) in self.lanes.iter_mut().zip(block.chunks_exact(8)) {
-            *lane = Self::fold(*lane, le_u64(word));
-        }
-    }
-
-    /// The next bytes.
-    pub fn update(&mut self, mut bytes: &[u8]) {
-        if self.filled > 0 {
-            let n = bytes.len().min(64 - self.filled);
-            self.block[self.filled..self.filled + n].copy_from_slice(&bytes[..n]);
-            self.filled += n;
-            bytes = &bytes[n..];
-            if self.filled < 64 {
-                return;
-            }
-            let block = self.block;
-            self.eat(&block);
-            self.filled = 0;
-        }
-        let mut blocks = bytes.chunks_exact(64);
-        for block in &mut blocks {
-            self.eat(block);
-        }
-        let rest = blocks.remainder();
-        self.block[..rest.len()].copy_from_slice(rest);
-        self.filled = rest.len();
-    }
-
-    /// The checksum: the tail bytes and the lanes folded into one value,
-    /// starting from the length. (Bytes seen that differ in number from
-    /// the length announced give some other value.)
-    pub fn finish(&self) -> u64 {
-        let mut h = self.len as u64;
-        for &b in &self.block[..self.filled] {
-            h = Self::fold(h, b as u64);
-        }
-        self.lanes.into_iter().fold(h, Self::fold)
     }
 }
 
-/// Reads little-endian numbers from a stream of known length (a file too
-/// large to hold twice: its tables are decoded as its bytes arrive, through
-/// a small window), folding every byte into a [`Checksum64`] as it goes.
-/// What it decodes must not be trusted before [`StreamReader::checksum`]
-/// is compared; every count is checked against the bytes left, so a
-/// corrupt one never allocates more than the stream holds.
-pub struct StreamReader<R> {
-    input: R,
-    /// Bytes read from `input` and not consumed yet: `window[pos..end]`.
-    window: Vec<u8>,
-    pos: usize,
-    end: usize,
-    /// Offset in the whole file of `window[pos]`.
-    offset: usize,
-    /// Offset in the whole file where the stream ends.
-    stop: usize,
-    sum: Checksum64,
-    format: &'static str,
-}
-
-/// The window's size: large enough that refills are rare, small next to
-/// the tables decoded through it.
-const WINDOW: usize = 1 << 16;
-
-impl<R: std::io::Read> StreamReader<R> {
-    /// `len` bytes from `input`, which start at byte `base` of the file.
-    pub fn new(format: &'static str, input: R, len: usize, base: usize) -> StreamReader<R> {
-        StreamReader {
-            input,
-            window: vec![0; WINDOW],
-            pos: 0,
-            end: 0,
-            offset: base,
-            stop: base + len,
-            sum: Checksum64::new(len),
-            format,
-        }
-    }
-
-    /// Where the next read starts, in the whole file.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-
-    /// The bytes not read yet.
-    pub fn left(&self) -> usize {
-        self.stop - self.offset
-    }
-
-    /// A [`WireError::Corrupt`] about these bytes.
-    pub fn corrupt(&self, reason: impl Into<String>) -> WireError {
-        WireError::Corrupt {
-            format: self.format,
-            reason: reason.into(),
-        }
-    }
-
-    fn truncated(&self, what: &'static str, offset: usize) -> WireError {
-        WireError::Truncated {
-            format: self.format,
-            what,
-            offset,
-        }
-    }
-
-    /// The next `n` bytes (valid until the next read).
-    pub fn take(&mut self, n: usize, what: &'static str) -> Result<&[u8], WireError> {
-        if n > self.left() {
-            return Err(self.truncated(what, self.offset));
-        }
-        if self.end - self.pos < n {
-            // Move what is left to the front, grow for a long read, refill.
-            self.window.copy_within(self.pos..self.end, 0);
-            self.end -= self.pos;
-            self.pos = 0;
-            if self.window.len() < n {
-                self.window.resize(n, 0);
-            }
-            while self.end < n {
-                let want = (self.window.len() - self.end).min(self.left() - self.end);
-                match self.input.read(&mut self.window[self.end..self.end + want]) {
-                    Ok(0) => return Err(self.truncated(what, self.offset)),
-                    Ok(k) => self.end += k,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => {
-                        return Err(self.corrupt(format!("reading the {what}: {e}")));
-                    }
-                }
-            }
-        }
-        let bytes = &self.window[self.pos..self.pos + n];
-        self.sum.update(bytes);
-        self.pos += n;
-        self.offset += n;
-        Ok(bytes)
-    }
-
-    pub fn u8(&mut self, what: &'static str) -> Result<u8, WireError> {
-        Ok(self.take(1, what)?[0])
-    }
-    pub fn u16(&mut self, what: &'static str) -> Result<u16, WireError> {
-        let b = self.take(2, what)?;
-        Ok(u16::from_le_bytes([b[0], b[1]]))
-    }
-    pub fn u32(&mut self, what: &'static str) -> Result<u32, WireError> {
-        let b = self.take(4, what)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-    pub fn u64(&mut self, what: &'static str) -> Result<u64, WireError> {
-        Ok(le_u64(self.take(8, what)?))
-    }
-
-    /// A count of items of `item_bytes` bytes each, which must fit in
-    /// what is left.
-    pub fn count(&mut self, what: &'static str, item_bytes: usize) -> Result<usize, WireError> {
-        let at = self.offset;
-        let n = self.u32(what)? as usize;
-        if n.saturating_mul(item_bytes) > self.left() {
-            return Err(self.truncated(what, at));
-        }
-        Ok(n)
-    }
-
-    /// A count and that many records of `item_bytes` bytes, each decoded
-    /// by `item` (read a window at a time).
-    pub fn records<T>(
-        &mut self,
-        what: &'static str,
-        item_bytes: usize,
-        mut item: impl FnMut(&[u8]) -> T,
-    ) -> Result<Vec<T>, WireError> {
-        let n = self.count(what, item_bytes)?;
-        let mut out = Vec::with_capacity(n);
-        let per_read = (WINDOW / item_bytes.max(1)).max(1);
-        let mut done = 0;
-        while done < n {
-            let k = per_read.min(n - done);
-            out.extend(
-                self.take(k * item_bytes, what)?
-                    .chunks_exact(item_bytes)
-                    .map(&mut item),
-            );
-            done += k;
-        }
-        Ok(out)
-    }
-
-    pub fn u32s(&mut self, what: &'static str) -> Result<Vec<u32>, WireError> {
-        self.records(what, 4, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-    }
-    pub fn u64s(&mut self, what: &'static str) -> Result<Vec<u64>, WireError> {
-        self.records(what, 8, le_u64)
-    }
-    pub fn usizes(&mut self, what: &'static str) -> Result<Vec<usize>, WireError> {
-        let words = self.u64s(what)?;
-        words
-            .into_iter()
-            .map(|w| usize::try_from(w).map_err(|_| self.corrupt(format!("{what}: too large"))))
-            .collect()
-    }
-
-    /// Checks that the stream is read to its announced end, and that the
-    /// input has nothing after it: otherwise [`WireError::TrailingBytes`].
-    pub fn expect_end(&mut self) -> Result<(), WireError> {
-        let mut extra = self.left();
-        if extra == 0 {
-            // One byte past the announced end: the input is longer.
-            use std::io::Read as _;
-            let mut probe = Vec::new();
-            extra = (&mut self.input)
-                .take(1)
-                .read_to_end(&mut probe)
-                .unwrap_or(0);
-        }
-        match extra {
-            0 => Ok(()),
-            count => Err(WireError::TrailingBytes {
-                format: self.format,
-                count,
-                offset: self.offset,
-            }),
-        }
-    }
-
-    /// Reads whatever is left of the announced length (after an error, to
-    /// tell a damaged file by its checksum), ignoring what it holds.
-    pub fn skip_rest(&mut self) {
-        while self.left() > 0 {
-            let n = self.left().min(WINDOW);
-            if self.take(n, "rest").is_err() {
-                return;
-            }
-        }
-    }
-
-    /// The [`checksum64`] of everything read so far (of the whole stream
-    /// once it has been read to its end).
-    pub fn checksum(&self) -> u64 {
-        self.sum.finish()
+impl<T: LittleEndian> From<Vec<T>> for Shared<T> {
+    fn from(values: Vec<T>) -> Shared<T> {
+        Shared(Repr::Owned(values))
     }
 }
+
+impl<T: LittleEndian> Default for Shared<T> {
+    fn default() -> Shared<T> {
+        Shared(Repr::Owned(Vec::new()))
+    }
+}
+
+impl<T: LittleEndian> Clone for Shared<T> {
+    fn clone(&self) -> Shared<T> {
+        Shared(match &self.0 {
+            Repr::Owned(values) => Repr::Owned(values.clone()),
+            Repr::Borrowed { bytes, ptr, len } => Repr::Borrowed {
+                bytes: bytes.clone(),
+                ptr: *ptr,
+                len: *len,
+            },
+        })
+    }
+}
+
+impl<T: LittleEndian + std::fmt::Debug> std::fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl<T: LittleEndian + PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Shared<T>) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: LittleEndian + Eq> Eq for Shared<T> {}
 
 /// `word` (8 bytes) as a little-endian u64.
 #[inline]
@@ -614,81 +688,128 @@ mod tests {
         assert_ne!(checksum64(&bytes[..202]), sum);
     }
 
+    const CHECKSUM64_OF_1000: u64 = 0x9e60_52f2_2cc6_d2e0;
+    const CHECKSUM64_OF_77: u64 = 0xefc2_b06c_e8f6_017d;
+    const CHECKSUM64_OF_EMPTY: u64 = 0xbece_fc7f_993f_5c1f;
+
     #[test]
-    fn checksum64_in_pieces_is_checksum64_at_once() {
+    fn checksum64_is_the_same_function_it_was() {
+        // The values of version 3 of the index format, where it was
+        // computed in pieces: a change of the function must be a change of
+        // the index format's version.
         let bytes: Vec<u8> = (0..1000u32).map(|i| (i * 101 % 253) as u8).collect();
-        let mut rng = crate::test_rng::XorShift64::new(5);
-        for _ in 0..200 {
-            let len = rng.below(bytes.len() + 1);
-            let mut sum = Checksum64::new(len);
-            let mut at = 0;
-            while at < len {
-                let n = (1 + rng.below(150)).min(len - at);
-                sum.update(&bytes[at..at + n]);
-                at += n;
-            }
-            assert_eq!(sum.finish(), checksum64(&bytes[..len]), "length {len}");
-        }
+        assert_eq!(checksum64(&bytes), CHECKSUM64_OF_1000);
+        assert_eq!(checksum64(&bytes[..77]), CHECKSUM64_OF_77);
+        assert_eq!(checksum64(b""), CHECKSUM64_OF_EMPTY);
     }
 
-    /// A reader that hands out at most 3 bytes a call, as a pipe may.
-    struct Trickle<'a>(&'a [u8]);
-
-    impl std::io::Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let n = buf.len().min(3).min(self.0.len());
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
-        }
-    }
-
-    #[test]
-    fn a_stream_reads_what_a_writer_wrote_and_its_checksum() {
+    /// A file written with a table of each stored type between fields that
+    /// leave it unaligned, and the values written.
+    fn file_with_tables() -> (Vec<u8>, Vec<u64>, Vec<u32>, Vec<[u64; 2]>) {
+        let big: Vec<u64> = (0..20_000u64).map(|i| i * i).collect();
+        let small: Vec<u32> = vec![7, 8, 9];
+        let pairs: Vec<[u64; 2]> = vec![[1, u64::MAX], [3, 4]];
         let mut w = Writer::default();
         w.u8(1);
+        w.table(&big);
         w.u16(0x0203);
-        w.u32(7);
-        let big: Vec<u64> = (0..20_000u64).map(|i| i * i).collect();
-        w.u64s(&big);
-        w.usizes(&[3, 4]);
-        let mut r = StreamReader::new("toy file", Trickle(&w.out), w.out.len(), 10);
-        assert_eq!(r.u8("a").unwrap(), 1);
-        assert_eq!(r.u16("b").unwrap(), 0x0203);
-        assert_eq!(r.u32("c").unwrap(), 7);
-        assert_eq!(r.u64s("d").unwrap(), big);
-        assert_eq!(r.usizes("e").unwrap(), [3, 4]);
-        r.expect_end().unwrap();
-        assert_eq!(r.offset(), 10 + w.out.len());
-        assert_eq!(r.checksum(), checksum64(&w.out));
+        w.table(&small);
+        w.table(&pairs);
+        w.u32(5);
+        (w.out, big, small, pairs)
     }
 
     #[test]
-    fn a_stream_shorter_or_longer_than_announced_is_an_error() {
-        let mut w = Writer::default();
-        w.u64s(&[1, 2, 3]);
-        // Announced longer than it is: the read past the end is truncated.
-        let mut r = StreamReader::new("toy file", &w.out[..], w.out.len() + 8, 0);
-        r.u64s("table").unwrap();
-        assert!(matches!(
-            r.u64("more"),
-            Err(WireError::Truncated { offset: 28, .. })
-        ));
-        // A count beyond the announced length allocates nothing.
-        let mut r = StreamReader::new("toy file", &w.out[..], 10, 0);
-        assert!(matches!(
-            r.u64s("table"),
-            Err(WireError::Truncated { offset: 0, .. })
-        ));
-        // More input than announced: trailing bytes.
-        let mut r = StreamReader::new("toy file", &w.out[..], 4 + 2 * 8, 0);
-        assert_eq!(r.u32("count").unwrap(), 3);
-        r.u64("one").unwrap();
-        r.u64("two").unwrap();
-        assert!(matches!(
-            r.expect_end(),
-            Err(WireError::TrailingBytes { offset: 20, .. })
-        ));
+    fn a_table_reads_back_borrowed_in_place_from_aligned_bytes() {
+        let (out, big, small, pairs) = file_with_tables();
+        let file = Bytes::copy_from(&out);
+        let mut r = Reader::new("toy file", file.as_slice(), 0);
+        assert_eq!(r.u8("a").unwrap(), 1);
+        let read_big = r.table::<u64>("big", &file).unwrap();
+        assert_eq!(r.u16("b").unwrap(), 0x0203);
+        let read_small = r.table::<u32>("small", &file).unwrap();
+        let read_pairs = r.table::<[u64; 2]>("pairs", &file).unwrap();
+        assert_eq!(r.u32("c").unwrap(), 5);
+        r.expect_end().unwrap();
+        assert_eq!(*read_big, big[..]);
+        assert_eq!(*read_small, small[..]);
+        assert_eq!(*read_pairs, pairs[..]);
+        let borrowed = cfg!(target_endian = "little");
+        assert_eq!(read_big.is_borrowed(), borrowed);
+        assert_eq!(read_pairs.is_borrowed(), borrowed);
+        // Borrowed tables outlive the reader and every other handle on the
+        // bytes.
+        drop(file);
+        assert_eq!(read_big[19_999], 19_999 * 19_999);
+    }
+
+    #[test]
+    fn a_table_at_an_unaligned_place_is_decoded_into_an_equal_copy() {
+        // The path a big-endian machine takes for every table.
+        let values: Vec<u64> = vec![0x0102_0304_0506_0708, 9, u64::MAX];
+        let mut raw = vec![0xAA];
+        for v in &values {
+            raw.extend_from_slice(&v.to_le_bytes());
+        }
+        let file = Bytes::copy_from(&raw);
+        let table = Shared::<u64>::read_le(&file, 1..raw.len());
+        assert!(!table.is_borrowed());
+        assert_eq!(*table, values[..]);
+        assert_eq!(Shared::<u64>::decoded(&raw[1..]), table);
+    }
+
+    #[test]
+    fn changing_a_borrowed_table_copies_it_and_leaves_the_file_alone() {
+        let (out, big, ..) = file_with_tables();
+        let file = Bytes::copy_from(&out);
+        let mut r = Reader::new("toy file", file.as_slice(), 0);
+        r.u8("a").unwrap();
+        let mut table = r.table::<u64>("big", &file).unwrap();
+        let shared = table.clone();
+        table.to_mut()[0] = 42;
+        assert!(!table.is_borrowed());
+        assert_eq!(table[0], 42);
+        assert_eq!(shared[0], big[0]);
+        assert_eq!(file.as_slice(), &out[..]);
+    }
+
+    #[test]
+    fn nonzero_padding_before_a_table_is_corrupt() {
+        let (mut out, ..) = file_with_tables();
+        // The u8, the count (bytes 1..5), then padding to byte 8.
+        out[6] = 1;
+        let file = Bytes::copy_from(&out);
+        let mut r = Reader::new("toy file", file.as_slice(), 0);
+        r.u8("a").unwrap();
+        assert_eq!(
+            r.table::<u64>("big", &file).unwrap_err(),
+            WireError::Corrupt {
+                format: "toy file",
+                reason: "big: nonzero padding".into()
+            }
+        );
+    }
+
+    #[test]
+    fn a_mapped_file_is_its_bytes() {
+        let (out, ..) = file_with_tables();
+        let path = std::env::temp_dir().join(format!("sapper-wire-map-{}", std::process::id()));
+        std::fs::write(&path, &out).unwrap();
+        let file = Bytes::map(&std::fs::File::open(&path).unwrap()).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(file.is_mapped());
+        assert_eq!(file.as_slice(), &out[..]);
+        assert_eq!(file.as_slice().as_ptr().align_offset(TABLE_ALIGN), 0);
+    }
+
+    #[test]
+    fn static_bytes_are_used_in_place_when_aligned_and_copied_when_not() {
+        static ALIGNED: &Aligned<[u8]> = &Aligned([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        let in_place = Bytes::from_static(&ALIGNED.0);
+        assert_eq!(in_place.as_slice().as_ptr(), ALIGNED.0.as_ptr());
+        let unaligned = Bytes::from_static(&ALIGNED.0[1..]);
+        assert_eq!(unaligned.as_slice(), &ALIGNED.0[1..]);
+        assert_eq!(unaligned.as_slice().as_ptr().align_offset(8), 0);
     }
 
     #[test]
@@ -775,9 +896,9 @@ mod tests {
         let mut w = Writer::default();
         w.u32(u32::MAX); // a count of 2^32 - 1 eight-byte items
         w.u64(5);
-        let mut r = StreamReader::new("toy file", &w.out[..], w.out.len(), 40);
+        let mut r = Reader::new("toy file", &w.out, 40);
         assert_eq!(
-            r.u64s("table").unwrap_err(),
+            r.usizes("table").unwrap_err(),
             WireError::Truncated {
                 format: "toy file",
                 what: "table",

@@ -96,18 +96,21 @@ pub fn median(v: &mut [f64]) -> f64 {
 }
 
 use sapper_engine::rules::DEFAULT_RULEBASE;
+use sapper_engine::wire::{Aligned, Bytes};
 
 /// [`DEFAULT_RULEBASE`]'s rule index, built at compile time by `build.rs`
-/// (`RuleTiers::to_index_bytes`): loading it costs a fraction of a
-/// millisecond, indexing the rulebase several.
-pub const DEFAULT_INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/default.index"));
+/// (`RuleTiers::to_index_bytes`), aligned so that its tables are used in
+/// place: loading it costs a fraction of a millisecond, indexing the
+/// rulebase several.
+pub static DEFAULT_INDEX: &Aligned<[u8]> =
+    &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/default.index")));
 
 /// The default rulebase's tiers: the embedded index, or — should it be
 /// rejected, which `tests/frozen_index.rs` shows does not happen — the
 /// embedded rulebase indexed now, with a warning.
 pub fn default_tiers() -> Result<sapper_engine::solver::RuleTiers, super::CliError> {
     use sapper_engine::solver::RuleTiers;
-    match RuleTiers::from_index_bytes(DEFAULT_INDEX, DEFAULT_RULEBASE) {
+    match RuleTiers::from_index(Bytes::from_static(&DEFAULT_INDEX.0), DEFAULT_RULEBASE) {
         Ok(tiers) => Ok(tiers),
         Err(e) => {
             eprintln!(

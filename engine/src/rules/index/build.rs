@@ -439,12 +439,12 @@ impl RuleIndex {
         let mut builder = Builder {
             entries1: EntryStore::default(),
             entries2: EntryStore {
-                entries: Vec::with_capacity(pair_rules * image_count),
+                entries: Vec::with_capacity(pair_rules * image_count).into(),
                 ..EntryStore::default()
             },
             entries: EntryStore {
-                entries: Vec::with_capacity(higher_rules * image_count),
-                keys: Vec::with_capacity(higher_rules * image_count),
+                entries: Vec::with_capacity(higher_rules * image_count).into(),
+                keys: Vec::with_capacity(higher_rules * image_count).into(),
                 ..EntryStore::default()
             },
             extras: Vec::new(),
@@ -658,7 +658,7 @@ impl Builder {
                 if found.is_none() {
                     self.filter.insert(hash);
                 }
-                key_of_new = Some((lo, hi));
+                key_of_new = Some([lo, hi]);
                 found.unwrap_or(NO_ENTRY)
             }
         };
@@ -675,7 +675,7 @@ impl Builder {
             {
                 // Each merged conclusion is sound, so is their union; a
                 // forbidden image means no layout shows this pattern.
-                let e = &mut store.entries[at as usize];
+                let e = &mut store.entries.to_mut()[at as usize];
                 if forbidden || e.forbidden() {
                     e.safe_meta = e.safe_meta & !FRAME_BITS | META_FORBIDDEN;
                     e.mine = 0;
@@ -689,7 +689,7 @@ impl Builder {
             at = store.next(at).unwrap_or(NO_ENTRY);
         }
         if last != NO_ENTRY {
-            store.entries[last as usize].safe_meta |= META_NEXT;
+            store.entries.to_mut()[last as usize].safe_meta |= META_NEXT;
             store.next.insert(last, new);
         }
         let (safe, mine) = if forbidden {
@@ -713,7 +713,7 @@ impl Builder {
             );
             self.extras.extend_from_slice(extras);
         }
-        store.entries.push(Entry { safe_meta, mine });
-        store.keys.extend(key_of_new);
+        store.entries.to_mut().push(Entry { safe_meta, mine });
+        store.keys.to_mut().extend(key_of_new);
     }
 }

@@ -9,9 +9,10 @@
 //! that was most of the time a small `solve` took. The `sapper` package's
 //! build script builds the default rulebase's [`RuleTiers`] with this very
 //! engine and writes [`RuleTiers::to_index_bytes`] to a file the binary
-//! embeds; at run time [`RuleTiers::from_index_bytes`] only copies the
-//! tables back (a fraction of a millisecond). Any other rulebase is indexed
-//! at run time, or loads the same form saved beside it ([`super::saved`]).
+//! embeds; at run time [`RuleTiers::from_index`] checks it and uses its
+//! tables where they lie (a fraction of a millisecond). Any other rulebase
+//! is indexed at run time, or loads the same form saved beside it
+//! ([`super::saved`]), mapped into memory and used in place the same way.
 //!
 //! # Format
 //!
@@ -25,19 +26,25 @@
 //! | 8     | checksum ([`checksum64`]) of the exact rulebase bytes the index was built from |
 //! | 8     | body length |
 //! | 8     | body checksum ([`checksum64`]) |
+//! | 0–7   | zero padding, so that the body starts at a multiple of 8 |
 //!
 //! then the body: the tier count (u32) and per tier its order (u8) and its
-//! [`RuleIndex`], field by field (see `write_index`). Hash maps are written
+//! [`RuleIndex`], field by field (see `write_index`). The large tables
+//! (entries, keys, hash tables, key filter) are [`Writer::table`]s: a
+//! count, zero padding to a multiple of 8 in the file, then the values, so
+//! that [`Reader::table`] borrows them in place instead of copying (the
+//! loaded index is then the file's pages). Hash maps are written
 //! as lists sorted by key, so equal indexes give equal bytes: the bytes
 //! depend only on the rulebase (and the engine), never on a hasher seed.
 //!
 //! # What is checked when loading
 //!
-//! [`RuleTiers::from_index_bytes`] never panics. It rejects, with the
+//! [`RuleTiers::from_index`] never panics. It rejects, with the
 //! reason: another magic, format version or engine version; an index built
 //! from other rulebase bytes than the ones given (their checksum differs); a
 //! file cut short or with bytes after the body; a body whose checksum
-//! differs; and a body that does not decode to a structurally sound index —
+//! differs (checked before anything in the body is decoded); nonzero
+//! padding; and a body that does not decode to a structurally sound index —
 //! every table of the right size, every entry number, chain link and
 //! extra-cell range inside its table, chains only going forward (so they
 //! end), slot sets within the 28 slots, an empty slot in every
@@ -70,7 +77,7 @@ use super::tables::{
 use super::{derived_fields, Orientations, RejectedRule, RuleIndex};
 use crate::rules::index::RuleTiers;
 use crate::rules::PatternCell;
-use crate::wire::{checksum64, le_u64, Format, StreamReader, WireError, Writer};
+use crate::wire::{checksum64, Bytes, Format, Reader, WireError, Writer, TABLE_ALIGN};
 use hashbrown::HashMap;
 
 /// The first bytes of a frozen index.
@@ -78,7 +85,7 @@ pub const MAGIC: &[u8; 8] = b"SAPPERIX";
 
 /// Version of the layout of the body (the fields of [`RuleIndex`] and how
 /// they are written). Bump it whenever either changes.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The frozen index as a [`Format`] of the shared wire module.
 pub const FORMAT: Format = Format {
@@ -134,39 +141,33 @@ impl RuleTiers {
         out.extend_from_slice(&checksum64(source_rulebase_bytes).to_le_bytes());
         out.extend_from_slice(&(body.len() as u64).to_le_bytes());
         out.extend_from_slice(&checksum64(&body).to_le_bytes());
+        // The body starts aligned, so its tables can be borrowed in place.
+        out.resize(out.len().next_multiple_of(TABLE_ALIGN), 0);
         out.extend_from_slice(&body);
         out
+    }
+
+    /// The tiers frozen in `index` by [`RuleTiers::to_index_bytes`] (a
+    /// copy of them: see [`RuleTiers::from_index`]).
+    pub fn from_index_bytes(
+        index: &[u8],
+        source_rulebase_bytes: &[u8],
+    ) -> Result<RuleTiers, IndexError> {
+        RuleTiers::from_index(Bytes::copy_from(index), source_rulebase_bytes)
     }
 
     /// The tiers frozen in `index` by [`RuleTiers::to_index_bytes`], if
     /// they were built from exactly `source_rulebase_bytes` by this layout
     /// and engine version, and arrived intact (see the [module
     /// docs](self) for what is checked). Never panics.
-    pub fn from_index_bytes(
-        index: &[u8],
-        source_rulebase_bytes: &[u8],
-    ) -> Result<RuleTiers, IndexError> {
-        RuleTiers::from_index_reader(index, index.len(), source_rulebase_bytes)
-    }
-
-    /// [`RuleTiers::from_index_bytes`] of the `len` bytes of `input` (a
-    /// file), decoded as they are read: the index is never held whole
-    /// beside its tables, so loading takes the memory of the tables alone.
-    /// Nothing decoded is returned before the body's checksum matches.
-    pub fn from_index_reader(
-        mut input: impl std::io::Read,
-        len: usize,
-        source_rulebase_bytes: &[u8],
-    ) -> Result<RuleTiers, IndexError> {
-        // The header, at most HEADER_MAX bytes, from a first read.
-        use std::io::Read as _;
-        let mut head = Vec::with_capacity(len.min(HEADER_MAX));
-        (&mut input)
-            .take(len.min(HEADER_MAX) as u64)
-            .read_to_end(&mut head)
-            .map_err(|e| corrupt(format!("reading the header: {e}")))?;
-        let index = &head[..];
-        let mut r = FORMAT.read_header(index)?;
+    ///
+    /// The large tables (entries, keys, hash tables, filter) are borrowed
+    /// from `index`, not copied: a mapped file ([`Bytes::map`]) is read
+    /// from the page cache as the checks touch it, and shared by every
+    /// clone of the tiers.
+    pub fn from_index(index: Bytes, source_rulebase_bytes: &[u8]) -> Result<RuleTiers, IndexError> {
+        let all = index.as_slice();
+        let mut r = FORMAT.read_header(all)?;
         let version_len = r.u8("engine version length")? as usize;
         let version = r.take(version_len, "engine version")?;
         if version != ENGINE_VERSION.as_bytes() {
@@ -185,8 +186,9 @@ impl RuleTiers {
         }
         let body_len = r.u64("body length")?;
         let stored = r.u64("body checksum")?;
+        r.align(TABLE_ALIGN, "header padding")?;
         let body_start = r.offset();
-        let available = len - body_start;
+        let available = all.len() - body_start;
         let body_len = match usize::try_from(body_len) {
             Ok(n) if n <= available => n,
             _ => return Err(r.truncated("body", body_start).into()),
@@ -199,23 +201,8 @@ impl RuleTiers {
             }
             .into());
         }
-        // The body: what the first read took of it, then the rest.
-        let mut body = StreamReader::new(
-            FORMAT.name,
-            std::io::Read::chain(&head[body_start..], input),
-            body_len,
-            body_start,
-        );
-        let decoded = read_body(&mut body);
-        // A damaged body is reported as such whatever it decoded to (read
-        // to its end for the checksum; a file that ends early is cut).
-        if decoded.is_err() {
-            body.skip_rest();
-            if body.left() > 0 {
-                return decoded;
-            }
-        }
-        let computed = body.checksum();
+        let body = r.rest();
+        let computed = checksum64(body);
         if stored != computed {
             return Err(WireError::ChecksumMismatch {
                 format: FORMAT.name,
@@ -224,16 +211,13 @@ impl RuleTiers {
             }
             .into());
         }
-        decoded
+        read_body(&mut Reader::new(FORMAT.name, body, body_start), &index)
     }
 }
 
-/// The longest header: magic, version, an engine version of up to 255
-/// bytes, three checksums and lengths.
-const HEADER_MAX: usize = 8 + 4 + 1 + 255 + 3 * 8;
-
 /// Decodes and validates a body.
-fn read_body<R: std::io::Read>(r: &mut StreamReader<R>) -> Result<RuleTiers, IndexError> {
+/// (`file`: the whole index, which the tables borrow.)
+fn read_body(r: &mut Reader, file: &Bytes) -> Result<RuleTiers, IndexError> {
     let count = r.count("tier count", 1)?;
     let mut tiers = Vec::with_capacity(count);
     for t in 0..count {
@@ -245,7 +229,7 @@ fn read_body<R: std::io::Read>(r: &mut StreamReader<R>) -> Result<RuleTiers, Ind
                  increasing"
             )));
         }
-        let index = read_index(r)?;
+        let index = read_index(r, file)?;
         validate(&index).map_err(|e| corrupt(format!("tier {t} (order {order}): {e}")))?;
         // The flat order-1 table is derived, not stored: rebuilt from the
         // (validated) order-1 chains.
@@ -276,11 +260,11 @@ fn write_map<V>(w: &mut Writer, map: &HashMap<u32, V>, mut value: impl FnMut(&mu
 
 /// A map written by [`write_map`] (`value_bytes`: the size of one value);
 /// its keys must be strictly increasing.
-fn read_map<R: std::io::Read, V>(
-    r: &mut StreamReader<R>,
+fn read_map<'a, V>(
+    r: &mut Reader<'a>,
     what: &'static str,
     value_bytes: usize,
-    mut value: impl FnMut(&mut StreamReader<R>) -> Result<V, IndexError>,
+    mut value: impl FnMut(&mut Reader<'a>) -> Result<V, IndexError>,
 ) -> Result<HashMap<u32, V>, IndexError> {
     let n = r.count(what, 4 + value_bytes)?;
     let mut map = HashMap::with_capacity(n);
@@ -297,16 +281,8 @@ fn read_map<R: std::io::Read, V>(
 }
 
 fn write_store(w: &mut Writer, store: &EntryStore) {
-    w.len(store.entries.len());
-    for e in &store.entries {
-        w.u64(e.safe_meta);
-        w.u64(e.mine);
-    }
-    w.len(store.keys.len());
-    for &(lo, hi) in &store.keys {
-        w.u64(lo);
-        w.u64(hi);
-    }
+    w.table(&store.entries);
+    w.table(&store.keys);
     write_map(w, &store.next, |w, &v| w.u32(v));
     write_map(w, &store.checks, |w, c| {
         w.u64(c.walls);
@@ -315,12 +291,9 @@ fn write_store(w: &mut Writer, store: &EntryStore) {
     });
 }
 
-fn read_store<R: std::io::Read>(r: &mut StreamReader<R>) -> Result<EntryStore, IndexError> {
-    let entries = r.records("entries", 16, |e| Entry {
-        safe_meta: le_u64(&e[..8]),
-        mine: le_u64(&e[8..]),
-    })?;
-    let keys = r.records("entry keys", 16, |k| (le_u64(&k[..8]), le_u64(&k[8..])))?;
+fn read_store(r: &mut Reader, file: &Bytes) -> Result<EntryStore, IndexError> {
+    let entries = r.table("entries", file)?;
+    let keys = r.table("entry keys", file)?;
     let next = read_map(r, "chain links", 4, |r| Ok(r.u32("chain link")?))?;
     let checks = read_map(r, "entry checks", 16, |r| {
         Ok(Check {
@@ -352,9 +325,9 @@ fn write_index(w: &mut Writer, index: &RuleIndex) {
         w.u8(x.cell.code().expect("an indexed cell has a code"));
     }
     w.u32s(&index.order1);
-    w.u64s(&index.pairs.slots);
-    w.u64s(&index.multi.slots);
-    w.u64s(&index.filter.words);
+    w.table(&index.pairs.slots);
+    w.table(&index.multi.slots);
+    w.table(&index.filter.words);
     w.len(index.next_short.len());
     for row in &index.next_short {
         row.iter().for_each(|&s| w.u32(s));
@@ -381,10 +354,10 @@ fn write_index(w: &mut Writer, index: &RuleIndex) {
 }
 
 /// Reads what [`write_index`] wrote. The result is not validated yet.
-fn read_index<R: std::io::Read>(r: &mut StreamReader<R>) -> Result<RuleIndex, IndexError> {
-    let entries1 = read_store(r)?;
-    let entries2 = read_store(r)?;
-    let entries = read_store(r)?;
+fn read_index(r: &mut Reader, file: &Bytes) -> Result<RuleIndex, IndexError> {
+    let entries1 = read_store(r, file)?;
+    let entries2 = read_store(r, file)?;
+    let entries = read_store(r, file)?;
     let extras = r
         .records("extra cells", 5, |x| {
             Ok(ExtraCell {
@@ -397,9 +370,9 @@ fn read_index<R: std::io::Read>(r: &mut StreamReader<R>) -> Result<RuleIndex, In
         .into_iter()
         .collect::<Result<_, IndexError>>()?;
     let order1 = r.u32s("order-1 table")?;
-    let pair_slots = r.u64s("pair table")?;
-    let multi_slots = r.u64s("key table")?;
-    let words = r.u64s("key filter")?;
+    let pair_slots = r.table("pair table", file)?;
+    let multi_slots = r.table("key table", file)?;
+    let words = r.table("key filter", file)?;
     const ROW: usize = SLOTS as usize + 1;
     let next_short = r.records("slot prefix tree", ROW * 4, |row| {
         std::array::from_fn(|s| {
@@ -723,7 +696,8 @@ mod tests {
     }
 
     fn body_of(index: &[u8]) -> &[u8] {
-        &index[8 + 4 + 1 + index[12] as usize + 8 + 8 + 8..]
+        let header = 8 + 4 + 1 + index[12] as usize + 8 + 8 + 8;
+        &index[header.next_multiple_of(TABLE_ALIGN)..]
     }
 
     /// Small boards, some where the sample rules fire.
@@ -771,6 +745,16 @@ mod tests {
         let back = RuleTiers::from_index_bytes(&bytes, &source).unwrap();
         assert_eq!(back, tiers);
         assert_eq!(back.to_index_bytes(&source), bytes);
+        // The large tables are the file's bytes, used in place.
+        if cfg!(target_endian = "little") {
+            for (_, ix) in back.tiers() {
+                for store in [&ix.entries1, &ix.entries2, &ix.entries] {
+                    assert!(store.entries.is_borrowed() && store.keys.is_borrowed());
+                }
+                assert!(ix.pairs.slots.is_borrowed() && ix.multi.slots.is_borrowed());
+                assert!(ix.filter.words.is_borrowed());
+            }
+        }
         for board in boards() {
             for ((_, a), (_, b)) in tiers.tiers().iter().zip(back.tiers()) {
                 let (mut x, mut y) = (Vec::new(), Vec::new());
@@ -813,9 +797,11 @@ mod tests {
         assert!(refilled.to_index_bytes(&source) == bytes);
     }
 
-    /// A body on its own, decoded as `from_index_reader` decodes one.
+    /// A body on its own, decoded as `from_index` decodes one (the body
+    /// starts aligned in its file; here the file is the body).
     fn decode_body(body: &[u8]) -> Result<RuleTiers, IndexError> {
-        read_body(&mut StreamReader::new(FORMAT.name, body, body.len(), 0))
+        let file = Bytes::copy_from(body);
+        read_body(&mut Reader::new(FORMAT.name, file.as_slice(), 0), &file)
     }
 
     #[test]
@@ -894,7 +880,7 @@ mod tests {
         };
         // A full table: a probe for a missing key would never end.
         broken(order2, &|ix| {
-            for s in &mut ix.pairs.slots {
+            for s in ix.pairs.slots.to_mut() {
                 if *s == EMPTY_SLOT {
                     *s = 0;
                 }
@@ -907,7 +893,7 @@ mod tests {
                 .iter()
                 .position(|&s| s != EMPTY_SLOT)
                 .unwrap();
-            ix.multi.slots[filled] = ix.multi.slots[filled] & !0xFFFF_FFFF | 1_000;
+            ix.multi.slots.to_mut()[filled] = ix.multi.slots[filled] & !0xFFFF_FFFF | 1_000;
         });
         broken(order2, &|ix| ix.order1[3] = 77);
         // A chain link back to itself would loop.
@@ -921,20 +907,24 @@ mod tests {
                 c.extras_len = 100;
             }
         });
-        broken(order2, &|ix| ix.entries2.entries[0].mine |= 1 << 60);
         broken(order2, &|ix| {
-            let e = &mut ix.entries2.entries[0];
+            ix.entries2.entries.to_mut()[0].mine |= 1 << 60
+        });
+        broken(order2, &|ix| {
+            let e = &mut ix.entries2.entries.to_mut()[0];
             e.safe_meta |= META_FORBIDDEN | 1;
         });
-        broken(order2, &|ix| ix.entries2.entries[0].safe_meta ^= 3 << 54);
+        broken(order2, &|ix| {
+            ix.entries2.entries.to_mut()[0].safe_meta ^= 3 << 54
+        });
         broken(order3, &|ix| ix.slots_by_order[4] |= 1 << 30);
         broken(order3, &|ix| ix.co_slots_above_2[5] |= 1);
         broken(order3, &|ix| {
-            ix.entries.keys.pop();
+            ix.entries.keys.to_mut().pop();
         });
         broken(order2, &|ix| {
             let n = ix.filter.words.len();
-            ix.filter.words.resize(3 * n, 0);
+            ix.filter.words.to_mut().resize(3 * n, 0);
         });
         broken(order2, &|ix| ix.rules_by_order.push(0));
     }

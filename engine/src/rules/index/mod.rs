@@ -329,12 +329,12 @@ impl RuleIndex {
         let heap_bytes = self.entries1.heap_bytes()
             + self.entries2.heap_bytes()
             + self.entries.heap_bytes()
-            + self.pairs.slots.capacity() * std::mem::size_of::<u64>()
+            + std::mem::size_of_val(&*self.pairs.slots)
             + self.extras.capacity() * std::mem::size_of::<ExtraCell>()
             + self.order1.capacity() * std::mem::size_of::<u32>()
             + self.order1_outcomes.capacity() * std::mem::size_of::<Order1Outcome>()
-            + self.multi.slots.capacity() * std::mem::size_of::<u64>()
-            + self.filter.words.len() * 8
+            + std::mem::size_of_val(&*self.multi.slots)
+            + std::mem::size_of_val(&*self.filter.words)
             + self
                 .next_long
                 .iter()

@@ -3,6 +3,7 @@
 
 use super::layout::{FRAME_H, FRAME_W};
 use crate::rules::{PatternCell, SYMMETRIES};
+use crate::wire::{LittleEndian, Shared};
 use hashbrown::HashMap;
 
 /// The hash of a key of order ≥ 2, for both the table and the filter: a
@@ -27,7 +28,7 @@ pub(super) fn key_hash(lo: u64, hi: u64) -> u64 {
 /// answers "no" for most of them without touching the large hash table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct KeyFilter {
-    pub(super) words: Vec<u64>,
+    pub(super) words: Shared<u64>,
     pub(super) mask: u64,
 }
 
@@ -35,7 +36,7 @@ impl KeyFilter {
     pub(super) fn new(keys: usize) -> KeyFilter {
         let words = (keys / 8).max(1).next_power_of_two();
         KeyFilter {
-            words: vec![0; words],
+            words: vec![0; words].into(),
             mask: words as u64 - 1,
         }
     }
@@ -46,7 +47,7 @@ impl KeyFilter {
     }
 
     pub(super) fn insert(&mut self, hash: u64) {
-        self.words[(hash >> 12 & self.mask) as usize] |= KeyFilter::bits(hash);
+        self.words.to_mut()[(hash >> 12 & self.mask) as usize] |= KeyFilter::bits(hash);
     }
 
     /// False only for hashes never inserted.
@@ -71,7 +72,8 @@ pub(super) struct ExtraCell {
 /// use bits 0..54). Keys live in the tables (order 1, 2) or beside the
 /// entries (orders ≥ 3); wall and extra-cell tests and further entries
 /// under the same key — rare — in [`EntryStore`]'s maps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub(super) struct Entry {
     /// Frame bits concluded safe, plus `order << META_ORDER_SHIFT` and the
     /// `META_*` flags.
@@ -106,6 +108,15 @@ impl Entry {
     }
 }
 
+impl LittleEndian for Entry {
+    fn le(self) -> Entry {
+        Entry {
+            safe_meta: self.safe_meta.le(),
+            mine: self.mine.le(),
+        }
+    }
+}
+
 /// The tests of an entry beyond its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Check {
@@ -126,9 +137,10 @@ pub(super) const NO_CHECK: Check = Check {
 /// their rare extras.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct EntryStore {
-    pub(super) entries: Vec<Entry>,
-    /// Orders ≥ 3: the key of each entry (the table holds only tags).
-    pub(super) keys: Vec<(u64, u64)>,
+    pub(super) entries: Shared<Entry>,
+    /// Orders ≥ 3: the key of each entry, `[lo, hi]` (the table holds only
+    /// tags).
+    pub(super) keys: Shared<[u64; 2]>,
     /// Entry → the next entry under the same key (entries with
     /// [`META_NEXT`]).
     pub(super) next: HashMap<u32, u32>,
@@ -153,8 +165,8 @@ impl EntryStore {
     }
 
     pub(super) fn heap_bytes(&self) -> usize {
-        self.entries.capacity() * std::mem::size_of::<Entry>()
-            + self.keys.capacity() * std::mem::size_of::<(u64, u64)>()
+        std::mem::size_of_val(&*self.entries)
+            + std::mem::size_of_val(&*self.keys)
             + self.next.capacity() * (std::mem::size_of::<(u32, u32)>() + 1)
             + self.checks.capacity() * (std::mem::size_of::<(u32, Check)>() + 1)
     }
@@ -166,15 +178,15 @@ impl EntryStore {
 /// that is not there almost never touch the keys.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct KeyTable {
-    pub(super) slots: Vec<u64>,
+    pub(super) slots: Shared<u64>,
     pub(super) len: usize,
 }
 
 pub(super) const EMPTY_SLOT: u64 = u64::MAX;
 
 /// Slots for an open-addressing table of `keys` keys: load factor ≤ 2/3.
-fn table_slots(keys: usize) -> Vec<u64> {
-    vec![EMPTY_SLOT; keys + keys / 2 + 1]
+fn table_slots(keys: usize) -> Shared<u64> {
+    vec![EMPTY_SLOT; keys + keys / 2 + 1].into()
 }
 
 /// First slot to probe in a table of `len` slots: the hash's high bits
@@ -204,7 +216,7 @@ impl KeyTable {
 
     /// The entry of key `(lo, hi)` (`keys`: the key of each entry).
     #[inline]
-    pub(super) fn find(&self, hash: u64, lo: u64, hi: u64, keys: &[(u64, u64)]) -> Option<u32> {
+    pub(super) fn find(&self, hash: u64, lo: u64, hi: u64, keys: &[[u64; 2]]) -> Option<u32> {
         let tag = KeyTable::tag(hash);
         let mut i = self.start(hash);
         loop {
@@ -212,7 +224,7 @@ impl KeyTable {
             if slot == EMPTY_SLOT {
                 return None;
             }
-            if slot >> 32 == tag && keys[slot as u32 as usize] == (lo, hi) {
+            if slot >> 32 == tag && keys[slot as u32 as usize] == [lo, hi] {
                 return Some(slot as u32);
             }
             i += 1;
@@ -229,7 +241,7 @@ impl KeyTable {
         hash: u64,
         lo: u64,
         hi: u64,
-        keys: &[(u64, u64)],
+        keys: &[[u64; 2]],
         new: u32,
     ) -> Option<u32> {
         let tag = KeyTable::tag(hash);
@@ -237,11 +249,11 @@ impl KeyTable {
         loop {
             let slot = self.slots[i];
             if slot == EMPTY_SLOT {
-                self.slots[i] = tag << 32 | new as u64;
+                self.slots.to_mut()[i] = tag << 32 | new as u64;
                 self.len += 1;
                 return None;
             }
-            if slot >> 32 == tag && keys[slot as u32 as usize] == (lo, hi) {
+            if slot >> 32 == tag && keys[slot as u32 as usize] == [lo, hi] {
                 return Some(slot as u32);
             }
             i += 1;
@@ -309,7 +321,7 @@ pub(super) fn pair_hash(key: u32) -> u64 {
 /// keys without leaving the slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct PairTable {
-    pub(super) slots: Vec<u64>,
+    pub(super) slots: Shared<u64>,
     pub(super) len: usize,
 }
 
@@ -356,7 +368,7 @@ impl PairTable {
                 return Some(slot as u32);
             }
             if slot == EMPTY_SLOT {
-                self.slots[i] = (key as u64) << 32 | new as u64;
+                self.slots.to_mut()[i] = (key as u64) << 32 | new as u64;
                 self.len += 1;
                 return None;
             }
