@@ -19,7 +19,7 @@
 //!   (`rules/default.rules`): building one `RuleIndex` per order from the
 //!   decoded rules, every orientation of every rule. Decoding the file is
 //!   not timed.
-//! - `rules/index_load`: `RuleTiers::from_index_bytes` of the index that
+//! - `rules/index_load`: `RuleTiers::from_index` of the index that
 //!   `build.rs` froze from the same rulebase (what the binary does instead
 //!   of `index_build`). Memory is reused from run to run, so the first
 //!   touch of fresh pages a new process pays is not in it.

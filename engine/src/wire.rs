@@ -176,8 +176,8 @@ impl Writer {
 /// Reads the fields, sections and tables of bytes held in memory, every
 /// read checked against the end (a corrupt count never allocates more than
 /// the bytes left). Offsets in errors are in the whole file: `base` is
-/// where `bytes` start in it, and tables are aligned to it (see
-/// [`Reader::table`]).
+/// where `bytes` start in it. A reader over a file's [`Bytes`]
+/// ([`Reader::in_file`]) also reads tables, borrowed from them.
 #[derive(Debug)]
 pub struct Reader<'a> {
     bytes: &'a [u8],
@@ -186,6 +186,8 @@ pub struct Reader<'a> {
     base: usize,
     /// What the bytes are, for error messages ("rulebase", "rule index").
     format: &'static str,
+    /// The whole file, when `bytes` are its bytes from `base` on.
+    file: Option<&'a Bytes>,
 }
 
 impl<'a> Reader<'a> {
@@ -195,6 +197,16 @@ impl<'a> Reader<'a> {
             pos: 0,
             base,
             format,
+            file: None,
+        }
+    }
+
+    /// The bytes of `file` from byte `start` on, whose tables
+    /// [`Reader::table`] borrows from `file`.
+    pub fn in_file(format: &'static str, file: &'a Bytes, start: usize) -> Reader<'a> {
+        Reader {
+            file: Some(file),
+            ..Reader::new(format, &file.as_slice()[start..], start)
         }
     }
 
@@ -312,23 +324,15 @@ impl<'a> Reader<'a> {
     }
 
     /// A table [`Writer::table`] wrote, as a [`Shared`] that borrows it
-    /// from `file` without copying. `file` must be the whole file these
-    /// bytes are part of (its byte `base` is the first byte read here).
-    pub fn table<T: LittleEndian>(
-        &mut self,
-        what: &'static str,
-        file: &Bytes,
-    ) -> Result<Shared<T>, WireError> {
+    /// from the file without copying (only a reader made by
+    /// [`Reader::in_file`] reads tables).
+    pub fn table<T: LittleEndian>(&mut self, what: &'static str) -> Result<Shared<T>, WireError> {
+        let file = self.file.expect("tables are read through Reader::in_file");
         let size = std::mem::size_of::<T>();
         let n = self.count(what, size)?;
         self.align(TABLE_ALIGN, what)?;
         let start = self.offset();
         self.take(n * size, what)?;
-        debug_assert_eq!(
-            &file.as_slice()[start..start + n * size],
-            &self.bytes[start - self.base..self.pos],
-            "a reader over part of another file"
-        );
         Ok(Shared::read_le(file, start..start + n * size))
     }
 }
@@ -723,12 +727,12 @@ mod tests {
     fn a_table_reads_back_borrowed_in_place_from_aligned_bytes() {
         let (out, big, small, pairs) = file_with_tables();
         let file = Bytes::copy_from(&out);
-        let mut r = Reader::new("toy file", file.as_slice(), 0);
+        let mut r = Reader::in_file("toy file", &file, 0);
         assert_eq!(r.u8("a").unwrap(), 1);
-        let read_big = r.table::<u64>("big", &file).unwrap();
+        let read_big = r.table::<u64>("big").unwrap();
         assert_eq!(r.u16("b").unwrap(), 0x0203);
-        let read_small = r.table::<u32>("small", &file).unwrap();
-        let read_pairs = r.table::<[u64; 2]>("pairs", &file).unwrap();
+        let read_small = r.table::<u32>("small").unwrap();
+        let read_pairs = r.table::<[u64; 2]>("pairs").unwrap();
         assert_eq!(r.u32("c").unwrap(), 5);
         r.expect_end().unwrap();
         assert_eq!(*read_big, big[..]);
@@ -762,9 +766,9 @@ mod tests {
     fn changing_a_borrowed_table_copies_it_and_leaves_the_file_alone() {
         let (out, big, ..) = file_with_tables();
         let file = Bytes::copy_from(&out);
-        let mut r = Reader::new("toy file", file.as_slice(), 0);
+        let mut r = Reader::in_file("toy file", &file, 0);
         r.u8("a").unwrap();
-        let mut table = r.table::<u64>("big", &file).unwrap();
+        let mut table = r.table::<u64>("big").unwrap();
         let shared = table.clone();
         table.to_mut()[0] = 42;
         assert!(!table.is_borrowed());
@@ -779,10 +783,10 @@ mod tests {
         // The u8, the count (bytes 1..5), then padding to byte 8.
         out[6] = 1;
         let file = Bytes::copy_from(&out);
-        let mut r = Reader::new("toy file", file.as_slice(), 0);
+        let mut r = Reader::in_file("toy file", &file, 0);
         r.u8("a").unwrap();
         assert_eq!(
-            r.table::<u64>("big", &file).unwrap_err(),
+            r.table::<u64>("big").unwrap_err(),
             WireError::Corrupt {
                 format: "toy file",
                 reason: "big: nonzero padding".into()

@@ -133,18 +133,20 @@ impl RuleTiers {
             write_index(&mut body, index);
         }
         let body = body.out;
-        let mut out = Vec::with_capacity(body.len() + 64);
-        FORMAT.write_header(&mut out);
+        let mut w = Writer {
+            out: Vec::with_capacity(body.len() + 64),
+        };
+        FORMAT.write_header(&mut w.out);
         let version = ENGINE_VERSION.as_bytes();
-        out.push(u8::try_from(version.len()).expect("a short engine version"));
-        out.extend_from_slice(version);
-        out.extend_from_slice(&checksum64(source_rulebase_bytes).to_le_bytes());
-        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-        out.extend_from_slice(&checksum64(&body).to_le_bytes());
+        w.u8(u8::try_from(version.len()).expect("a short engine version"));
+        w.out.extend_from_slice(version);
+        w.u64(checksum64(source_rulebase_bytes));
+        w.u64(body.len() as u64);
+        w.u64(checksum64(&body));
         // The body starts aligned, so its tables can be borrowed in place.
-        out.resize(out.len().next_multiple_of(TABLE_ALIGN), 0);
-        out.extend_from_slice(&body);
-        out
+        w.align(TABLE_ALIGN);
+        w.out.extend_from_slice(&body);
+        w.out
     }
 
     /// The tiers frozen in `index` by [`RuleTiers::to_index_bytes`] (a
@@ -211,13 +213,13 @@ impl RuleTiers {
             }
             .into());
         }
-        read_body(&mut Reader::new(FORMAT.name, body, body_start), &index)
+        read_body(&mut Reader::in_file(FORMAT.name, &index, body_start))
     }
 }
 
-/// Decodes and validates a body.
-/// (`file`: the whole index, which the tables borrow.)
-fn read_body(r: &mut Reader, file: &Bytes) -> Result<RuleTiers, IndexError> {
+/// Decodes and validates a body (its tables borrowed from the file `r`
+/// reads).
+fn read_body(r: &mut Reader) -> Result<RuleTiers, IndexError> {
     let count = r.count("tier count", 1)?;
     let mut tiers = Vec::with_capacity(count);
     for t in 0..count {
@@ -229,7 +231,7 @@ fn read_body(r: &mut Reader, file: &Bytes) -> Result<RuleTiers, IndexError> {
                  increasing"
             )));
         }
-        let index = read_index(r, file)?;
+        let index = read_index(r)?;
         validate(&index).map_err(|e| corrupt(format!("tier {t} (order {order}): {e}")))?;
         // The flat order-1 table is derived, not stored: rebuilt from the
         // (validated) order-1 chains.
@@ -291,9 +293,9 @@ fn write_store(w: &mut Writer, store: &EntryStore) {
     });
 }
 
-fn read_store(r: &mut Reader, file: &Bytes) -> Result<EntryStore, IndexError> {
-    let entries = r.table("entries", file)?;
-    let keys = r.table("entry keys", file)?;
+fn read_store(r: &mut Reader) -> Result<EntryStore, IndexError> {
+    let entries = r.table("entries")?;
+    let keys = r.table("entry keys")?;
     let next = read_map(r, "chain links", 4, |r| Ok(r.u32("chain link")?))?;
     let checks = read_map(r, "entry checks", 16, |r| {
         Ok(Check {
@@ -354,10 +356,10 @@ fn write_index(w: &mut Writer, index: &RuleIndex) {
 }
 
 /// Reads what [`write_index`] wrote. The result is not validated yet.
-fn read_index(r: &mut Reader, file: &Bytes) -> Result<RuleIndex, IndexError> {
-    let entries1 = read_store(r, file)?;
-    let entries2 = read_store(r, file)?;
-    let entries = read_store(r, file)?;
+fn read_index(r: &mut Reader) -> Result<RuleIndex, IndexError> {
+    let entries1 = read_store(r)?;
+    let entries2 = read_store(r)?;
+    let entries = read_store(r)?;
     let extras = r
         .records("extra cells", 5, |x| {
             Ok(ExtraCell {
@@ -370,9 +372,9 @@ fn read_index(r: &mut Reader, file: &Bytes) -> Result<RuleIndex, IndexError> {
         .into_iter()
         .collect::<Result<_, IndexError>>()?;
     let order1 = r.u32s("order-1 table")?;
-    let pair_slots = r.table("pair table", file)?;
-    let multi_slots = r.table("key table", file)?;
-    let words = r.table("key filter", file)?;
+    let pair_slots = r.table("pair table")?;
+    let multi_slots = r.table("key table")?;
+    let words = r.table("key filter")?;
     const ROW: usize = SLOTS as usize + 1;
     let next_short = r.records("slot prefix tree", ROW * 4, |row| {
         std::array::from_fn(|s| {
@@ -801,7 +803,7 @@ mod tests {
     /// starts aligned in its file; here the file is the body).
     fn decode_body(body: &[u8]) -> Result<RuleTiers, IndexError> {
         let file = Bytes::copy_from(body);
-        read_body(&mut Reader::new(FORMAT.name, file.as_slice(), 0), &file)
+        read_body(&mut Reader::in_file(FORMAT.name, &file, 0))
     }
 
     #[test]
