@@ -5,7 +5,7 @@
 //! what a player sees (no ground truth); [`Board`] is the knowledge state both
 //! are solved on. The methods read a `Board`; only the solver writes it.
 
-use crate::grid::Grid;
+use crate::grid::{Grid, DIRECTIONS};
 use std::fmt;
 
 /// The state of one cell as the solver knows it.
@@ -227,28 +227,7 @@ impl Board {
         assert_eq!(cells.len(), grid.len());
         let known_mines = cells.iter().filter(|c| **c == Cell::Mine).count() as u32;
         let unknown = cells.iter().filter(|c| c.is_unknown()).count() as u32;
-        let mut around = vec![0u32; cells.len()];
-        for (i, c) in cells.iter().enumerate() {
-            // Only closed cells and mines count in their neighbours' words.
-            let add = match c {
-                Cell::Unknown => Around::UNKNOWN,
-                Cell::Mine => Around::MINE,
-                _ => continue,
-            };
-            let near = grid.neighbours_by_direction(i as u32);
-            for d in 0..8 {
-                if near.inside >> d & 1 == 0 {
-                    continue;
-                }
-                let n = near.cells[d] as usize;
-                // `n` sees `i` in the opposite direction.
-                around[n] += if add == Around::UNKNOWN {
-                    add + Around::closed(7 - d)
-                } else {
-                    add
-                };
-            }
-        }
+        let around = Board::count_around(grid, &cells);
         Board {
             grid,
             cells,
@@ -257,6 +236,46 @@ impl Board {
             unknown,
             around,
         }
+    }
+
+    /// Every cell's [`Around`] word, built direction by direction: for
+    /// direction `d`, each cell whose neighbour that way is inside adds
+    /// that neighbour's word (`UNKNOWN` and the mask bit `d` if it is
+    /// closed, `MINE` if it is a flag). Row slices, no branch per cell: a
+    /// position is read this way once per analysis, and a per-cell branch
+    /// on the neighbour's kind mispredicts on every other cell.
+    fn count_around(grid: Grid, cells: &[Cell]) -> Vec<u32> {
+        let (h, w) = (grid.h, grid.w);
+        let base: Vec<u32> = cells
+            .iter()
+            .map(|c| match c {
+                Cell::Unknown => Around::UNKNOWN,
+                Cell::Mine => Around::MINE,
+                _ => 0,
+            })
+            .collect();
+        let mut around = vec![0u32; cells.len()];
+        for (d, &(dr, dc)) in DIRECTIONS.iter().enumerate() {
+            let mask = Around::closed(d);
+            // The columns whose neighbour in this direction is inside.
+            let (c0, c1) = (usize::from(dc < 0), w - usize::from(dc > 0));
+            if c0 >= c1 {
+                continue;
+            }
+            for r in 0..h {
+                let Some(rr) = r.checked_add_signed(dr).filter(|&rr| rr < h) else {
+                    continue;
+                };
+                let to = &mut around[r * w + c0..r * w + c1];
+                let from_start = (rr * w + c0).wrapping_add_signed(dc);
+                let from = &base[from_start..from_start + (c1 - c0)];
+                for (a, &b) in to.iter_mut().zip(from) {
+                    // `b & 1` is 1 exactly for a closed neighbour.
+                    *a += b + (b & Around::UNKNOWN) * mask;
+                }
+            }
+        }
+        around
     }
 
     /// Every cell `Unknown`: [`Board::new`] without its per-neighbour
@@ -478,6 +497,48 @@ mod tests {
                 Board::all_unknown(grid, Some(3)),
                 Board::new(grid, vec![Cell::Unknown; h * w], Some(3))
             );
+        }
+    }
+
+    /// The words built direction by direction are the neighbourhoods
+    /// counted cell by cell, on every shape (single rows and columns too).
+    #[test]
+    fn around_words_match_a_count_of_each_neighbourhood() {
+        let kinds = [Cell::Unknown, Cell::Mine, Cell::Safe, Cell::Revealed(1)];
+        let mut x = 777u32;
+        for (h, w) in [(1, 1), (1, 6), (5, 1), (2, 2), (4, 7), (16, 30)] {
+            let grid = Grid::new(h, w);
+            let cells: Vec<Cell> = (0..h * w)
+                .map(|_| {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    kinds[(x >> 16) as usize % 4]
+                })
+                .collect();
+            let board = Board::new(grid, cells.clone(), None);
+            for i in 0..grid.len() as u32 {
+                let (r, c) = grid.rc(i);
+                let (mut unknown, mut mines, mut mask) = (0, 0, 0u32);
+                for (d, (dr, dc)) in DIRECTIONS.into_iter().enumerate() {
+                    let (rr, cc) = (r as isize + dr, c as isize + dc);
+                    if rr < 0 || cc < 0 || rr >= h as isize || cc >= w as isize {
+                        continue;
+                    }
+                    match cells[rr as usize * w + cc as usize] {
+                        Cell::Unknown => {
+                            unknown += 1;
+                            mask |= 1 << d;
+                        }
+                        Cell::Mine => mines += 1,
+                        _ => {}
+                    }
+                }
+                let word = board.around[i as usize];
+                assert_eq!(
+                    (word & 0xFF, word >> 8 & 0xFF, word >> 16),
+                    (unknown, mines, mask),
+                    "{h}x{w} cell ({r},{c})"
+                );
+            }
         }
     }
 

@@ -292,7 +292,7 @@ fn analyse_one(
     if let Some(a) = &analysis {
         // Two complete analyses: the same forced cells, or a bug.
         let (safe, mines) = forced_cells(a);
-        if (safe, mines) != forced_by_count(&board, probabilities) {
+        if (safe, mines) != forced_by_count(probabilities) {
             return Err(format!(
                 "{shown}: internal error: the analysis and the count disagree on the forced cells"
             ));
@@ -328,16 +328,17 @@ fn analyse_one(
 
 /// The closed cells of probability exactly 0 (safe) and 1 (mines), in cell
 /// order: the forced cells.
-fn forced_by_count(board: &Board, p: &Probabilities) -> (Vec<u32>, Vec<u32>) {
-    let _ = board;
-    let of = |v: f64| {
-        p.closed_cells()
-            .iter()
-            .copied()
-            .filter(|&c| p.probability(c) == Some(v))
-            .collect()
-    };
-    (of(0.0), of(1.0))
+fn forced_by_count(p: &Probabilities) -> (Vec<u32>, Vec<u32>) {
+    let (mut safe, mut mines) = (Vec::new(), Vec::new());
+    for &c in p.closed_cells() {
+        let x = p.per_cell()[c as usize];
+        if x == 0.0 {
+            safe.push(c);
+        } else if x == 1.0 {
+            mines.push(c);
+        }
+    }
+    (safe, mines)
 }
 
 /// The forced cells, safe and mines (new mines only), in cell order.
@@ -447,12 +448,13 @@ fn probabilities_json(
     micros: f64,
 ) -> String {
     let grid = board.grid();
-    // About 20 bytes a closed cell (shortest round-trip), 5 for the rest.
-    let mut s = String::with_capacity(256 + 5 * grid.len() + 16 * p.closed_cells().len());
+    // At most 24 bytes a closed cell (shortest round-trip and a comma), 5
+    // for the rest, and the cell lists: grown at most once.
+    let mut s = String::with_capacity(512 + 5 * grid.len() + 24 * p.closed_cells().len());
     match analysis {
         Some(a) => forced_json(&mut s, shown, grid, a),
         None => {
-            let (safe, mines) = forced_by_count(board, p);
+            let (safe, mines) = forced_by_count(p);
             let _ = write!(s, "{{\"position\":{}", json!(shown));
             s.push_str(",\"safe\":");
             cells_json(&mut s, grid, &safe);
@@ -531,7 +533,7 @@ fn probabilities_text(
     layouts: Option<String>,
 ) -> String {
     let grid = board.grid();
-    let (safe, mines) = forced_by_count(board, p);
+    let (safe, mines) = forced_by_count(p);
     let mut s = String::new();
     let _ = writeln!(
         s,

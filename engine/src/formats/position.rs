@@ -58,7 +58,8 @@ pub fn read_position(path: &Path) -> Result<Position, FormatError> {
 pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> {
     // (line number, value, column of the value) of the `mines N` line.
     let mut total: Option<(usize, u32, usize)> = None;
-    let mut cells: Vec<Cell> = Vec::new();
+    // At most one cell per byte of text: no growing.
+    let mut cells: Vec<Cell> = Vec::with_capacity(text.len());
     // Line number of each grid row, for messages.
     let mut row_lines: Vec<usize> = Vec::new();
     let mut width = 0usize;
@@ -106,23 +107,18 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
             continue;
         }
 
-        // A grid row.
+        // A grid row: one byte per cell (a byte outside the table, such
+        // as the first of a multi-byte character, is an error there).
         let row_start = cells.len();
-        for (k, ch) in line.chars().enumerate() {
-            let cell = match ch {
-                '?' => Cell::Unknown,
-                'F' => Cell::Mine,
-                '*' => Cell::Safe,
-                '.' => Cell::Revealed(0),
-                '0'..='8' => Cell::Revealed(ch as u8 - b'0'),
-                _ => {
-                    return Err(FormatError::at(
-                        path,
-                        line_no,
-                        k + 1,
-                        format!("unexpected {}; expected {CELL_CHARS}", quote_char(ch)),
-                    ))
-                }
+        for (k, &b) in line.as_bytes().iter().enumerate() {
+            let Some(cell) = CELL_OF_BYTE[b as usize] else {
+                let ch = line[k..].chars().next().expect("a character starts here");
+                return Err(FormatError::at(
+                    path,
+                    line_no,
+                    char_column(line, k),
+                    format!("unexpected {}; expected {CELL_CHARS}", quote_char(ch)),
+                ));
             };
             cells.push(cell);
         }
@@ -191,51 +187,47 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
         }
     }
 
+    // Per cell, 1 if it is a flag plus 256 if it is closed: summed over a
+    // number's neighbours, its flags and closed neighbours without a branch
+    // on each neighbour's kind.
+    let kind: Vec<u16> = cells
+        .iter()
+        .map(|&c| u16::from(c == Cell::Mine) | u16::from(c == Cell::Unknown) << 8)
+        .collect();
     for i in 0..grid.len() as u32 {
         let Cell::Revealed(n) = cells[i as usize] else {
             continue;
         };
-        let n = n as usize;
         let neighbours = grid.neighbours(i);
-        let mut flags = 0;
-        let mut closed = 0;
-        for &nb in &neighbours {
-            match cells[nb as usize] {
-                Cell::Mine => flags += 1,
-                Cell::Unknown => closed += 1,
-                Cell::Safe | Cell::Revealed(_) => {}
-            }
+        let sum: u16 = neighbours.iter().map(|&nb| kind[nb as usize]).sum();
+        let (n, flags, closed) = (n as usize, (sum & 0xFF) as usize, (sum >> 8) as usize);
+        let neighbours = neighbours.len();
+        if n <= neighbours && flags <= n && n <= flags + closed {
+            continue;
         }
-        let problem = if n > neighbours.len() {
+        let problem = if n > neighbours {
             // A number counts mines among its neighbours: it cannot exceed them.
-            Some(format!(
-                "the cell shows {n} but has only {} neighbours",
-                neighbours.len()
-            ))
+            format!("the cell shows {n} but has only {neighbours} neighbours")
         } else if flags > n {
             // Every flag is a mine around this number, so it is at least `flags`.
-            Some(format!(
+            format!(
                 "the cell shows {n} but has {flags} flagged neighbours; expected at most {n} flags"
-            ))
-        } else if n > flags + closed {
+            )
+        } else {
             // Only flagged and closed neighbours can be mines.
-            Some(format!(
+            format!(
                 "the cell shows {n} but only its {flags} flagged and {closed} closed neighbours \
                  can be mines"
-            ))
-        } else {
-            None
+            )
         };
-        if let Some(problem) = problem {
-            let (line, column) = cell_position(i);
-            let (r, c) = grid.rc(i);
-            return Err(FormatError::at(
-                path,
-                line,
-                column,
-                format!("row {}, column {}: {problem}", r + 1, c + 1),
-            ));
-        }
+        let (line, column) = cell_position(i);
+        let (r, c) = grid.rc(i);
+        return Err(FormatError::at(
+            path,
+            line,
+            column,
+            format!("row {}, column {}: {problem}", r + 1, c + 1),
+        ));
     }
 
     Ok(Position {
@@ -244,6 +236,21 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
         total_mines: total.map(|(_, t, _)| t),
     })
 }
+
+/// The cell each byte of a grid row stands for (`None`: not a cell).
+const CELL_OF_BYTE: [Option<Cell>; 256] = {
+    let mut t = [None; 256];
+    t[b'?' as usize] = Some(Cell::Unknown);
+    t[b'F' as usize] = Some(Cell::Mine);
+    t[b'*' as usize] = Some(Cell::Safe);
+    t[b'.' as usize] = Some(Cell::Revealed(0));
+    let mut n = 0;
+    while n <= 8 {
+        t[(b'0' + n) as usize] = Some(Cell::Revealed(n));
+        n += 1;
+    }
+    t
+};
 
 fn quote_char(ch: char) -> String {
     if ch.is_control() || ch.is_whitespace() {

@@ -382,23 +382,21 @@ impl Probabilities {
     /// the error bound of the least probability (closer than that, the
     /// computation cannot tell them apart).
     pub fn safest(&self) -> Vec<u32> {
-        let mut least = f64::INFINITY;
-        let mut cells = Vec::new();
-        let slack = 2.0 * self.error_bound;
-        for &c in &self.closed {
-            let p = self.per_cell[c as usize];
-            if p < least {
-                // A new least: keep the earlier cells still within reach.
-                least = p;
-                let reach = if least == 0.0 { 0.0 } else { least + slack };
-                cells.retain(|&d: &u32| self.per_cell[d as usize] <= reach);
-            }
-            let reach = if least == 0.0 { 0.0 } else { least + slack };
-            if p <= reach {
-                cells.push(c);
-            }
-        }
-        cells
+        let least = self
+            .closed
+            .iter()
+            .map(|&c| self.per_cell[c as usize])
+            .fold(f64::INFINITY, f64::min);
+        let reach = if least == 0.0 {
+            0.0
+        } else {
+            least + 2.0 * self.error_bound
+        };
+        self.closed
+            .iter()
+            .copied()
+            .filter(|&c| self.per_cell[c as usize] <= reach)
+            .collect()
     }
 
     /// The exact number of layouts (with a density: of the layouts that
