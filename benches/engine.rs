@@ -29,6 +29,13 @@
 //! - `methods/<name>` (`single_cell`, `linked_cells_1`, `linked_cells_2`,
 //!   `hypotheses`): one call of `methods::run(method, &board, None, ..)`
 //!   (whole board examined) over the same mid-game boards.
+//! - `probabilities/count`: `Probabilities::compute` (every closed cell's
+//!   mine probability, with the field's total) over the same mid-game
+//!   boards, one `Probabilities` reused from board to board as a player
+//!   would; `probabilities/count_and_layouts` adds the exact number of
+//!   layouts (`Probabilities::layouts`, big integers), as `sapper analyse
+//!   --probabilities` prints it. Reading positions and printing are not
+//!   in it (`benches/probabilities_baseline.py` times whole processes).
 //! - `solve/sgt-expert/rules` and `solve/sgt-expert/no_rules`: no-guess play
 //!   of all 100 sgt-expert fields (read once, not timed), rules first then
 //!   the methods vs. the four methods alone; one `MethodTable` carried from
@@ -47,6 +54,7 @@ use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criteri
 use sapper_engine::budget::Budget;
 use sapper_engine::formats::thesis::{find_fields, read_field};
 use sapper_engine::methods::{self, MethodTable};
+use sapper_engine::probabilities::Probabilities;
 use sapper_engine::rules::Rulebase;
 use sapper_engine::solver::{solve_field_with, starting_board, Layers, RuleTiers};
 use sapper_engine::{Board, Cell, Field, Method};
@@ -281,6 +289,44 @@ fn rules_benches(c: &mut Criterion) {
     group.finish();
 }
 
+fn probabilities_benches(c: &mut Criterion) {
+    let boards = midgame_boards();
+    let budget = Budget::unlimited();
+    let mut p = Probabilities::new();
+    let mut closed = 0;
+    for board in &boards {
+        p.compute(board, None, &budget)
+            .expect("a board the truth fits, with its total, has probabilities");
+        closed += p.closed_cells().len();
+    }
+    eprintln!("probabilities: {closed} closed cells over the boards");
+
+    let mut group = c.benchmark_group("probabilities");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    group.bench_with_input("count", &boards, |b, boards| {
+        b.iter(|| {
+            for board in boards {
+                let _ = black_box(p.compute(black_box(board), None, &budget));
+            }
+            p.closed_cells().len()
+        })
+    });
+    group.bench_with_input("count_and_layouts", &boards, |b, boards| {
+        b.iter(|| {
+            let mut bits = 0;
+            for board in boards {
+                let _ = black_box(p.compute(black_box(board), None, &budget));
+                bits += p.layouts(&budget).map_or(0, |n| n.bits());
+            }
+            bits
+        })
+    });
+    group.finish();
+}
+
 /// Solves every field once with `layers`; returns the number solved.
 fn solve_all(fields: &[Field], layers: Layers<'_>) -> usize {
     let mut table = MethodTable::default();
@@ -331,5 +377,5 @@ fn solve_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, rules_benches, solve_benches);
+criterion_group!(benches, rules_benches, probabilities_benches, solve_benches);
 criterion_main!(benches);
