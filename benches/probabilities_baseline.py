@@ -20,8 +20,9 @@ Usage:
    - ms_toollib: `cal_probability_onboard(board, 99)` over the N boards in
      this Python process (boards built before timing), each call timed;
    - sapper: one whole process `sapper analyse DIR/pos_*.txt --probabilities
-     --json` (start, reading, computing, printing to a file), timed from
-     outside; its per-position `micros` are read from the output.
+     --json` (start, reading, computing, printing to a file), started with
+     posix_spawn and timed from outside until it exits; its per-position
+     `micros` are read from the output.
 3. Prints per tool: the wall time of each round, the first and the median
    round, the median position and the slowest position (file name), the
    speed-ups (first rounds, median rounds); and the largest difference between the two tools' probabilities
@@ -107,11 +108,17 @@ def run_ms_toollib(boards):
 def run_sapper(sapper, files, out_path):
     # Output to a file, so that the timing is sapper's own (not how fast
     # this script drains a pipe); read and parsed after the clock stops.
+    # Started with posix_spawn, not subprocess: forking this interpreter
+    # (ms_toollib loaded) costs a few milliseconds that are not sapper's.
+    args = [sapper, "analyse", *files, "--probabilities", "--json"]
     with open(out_path, "wb") as out:
         t0 = time.perf_counter()
-        subprocess.run([sapper, "analyse", *files, "--probabilities", "--json"],
-                       stdout=out, check=True)
+        pid = os.posix_spawnp(args[0], args, os.environ,
+                              file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1)])
+        _, status, _ = os.wait4(pid, 0)
         wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(args[:2])} ... failed (exit {os.waitstatus_to_exitcode(status)})")
     with open(out_path) as f:
         objects = [json.loads(line) for line in f]
     return wall, objects
