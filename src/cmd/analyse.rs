@@ -172,9 +172,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // is printed in order by a thread of its own while the next is
     // analysed: writing a few megabytes of JSON to a file is not free
     // (about a quarter of the whole process for 300 expert positions), and
-    // it need not wait for the analysis. At most two batches wait to be
-    // printed; a writer that fails (a closed pipe) stops the analysis.
-    let (to_writer, batches) = std::sync::mpsc::sync_channel::<Vec<Report>>(2);
+    // it need not wait for the analysis. A batch is handed over only when
+    // the previous one is printed, so at most two are held (a report of a
+    // 1000×1000 position is megabytes); a writer that fails (a closed
+    // pipe) stops the analysis.
+    let (to_writer, batches) = std::sync::mpsc::sync_channel::<Vec<Report>>(0);
     std::thread::scope(|scope| {
         let writer = scope.spawn(move || print_reports(batches));
         let mut positions = positions.into_iter();
