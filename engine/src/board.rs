@@ -241,9 +241,10 @@ impl Board {
     /// Every cell's [`Around`] word, built direction by direction: for
     /// direction `d`, each cell whose neighbour that way is inside adds
     /// that neighbour's word (`UNKNOWN` and the mask bit `d` if it is
-    /// closed, `MINE` if it is a flag). Row slices, no branch per cell: a
-    /// position is read this way once per analysis, and a per-cell branch
-    /// on the neighbour's kind mispredicts on every other cell.
+    /// closed, `MINE` if it is a flag). Row slices, no branch on a cell's
+    /// kind: in a played position open and closed cells alternate without
+    /// a pattern, so such a branch mispredicts often (`Board::new` of an
+    /// expert position: 6.0 µs with one per cell, 4.3 µs without).
     fn count_around(grid: Grid, cells: &[Cell]) -> Vec<u32> {
         let (h, w) = (grid.h, grid.w);
         let base: Vec<u32> = cells
