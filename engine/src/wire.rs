@@ -306,10 +306,13 @@ impl<'a> Reader<'a> {
         self.records(what, 4, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
     }
     pub fn usizes(&mut self, what: &'static str) -> Result<Vec<usize>, WireError> {
-        let words = self.records(what, 8, le_u64)?;
+        let n = self.count(what, 8)?;
+        let words = self.take(n * 8, what)?;
         words
-            .into_iter()
-            .map(|w| usize::try_from(w).map_err(|_| self.corrupt(format!("{what}: too large"))))
+            .chunks_exact(8)
+            .map(|w| {
+                usize::try_from(le_u64(w)).map_err(|_| self.corrupt(format!("{what}: too large")))
+            })
             .collect()
     }
 

@@ -189,7 +189,9 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
 
     // Per cell, 1 if it is a flag plus 256 if it is closed: summed over a
     // number's neighbours, its flags and closed neighbours without a branch
-    // on each neighbour's kind.
+    // on each neighbour's kind. (The board's neighbourhood words count the
+    // same, but for every cell and with direction masks: reading an expert
+    // position that way took about 1.5× as long.)
     let kind: Vec<u16> = cells
         .iter()
         .map(|&c| u16::from(c == Cell::Mine) | u16::from(c == Cell::Unknown) << 8)

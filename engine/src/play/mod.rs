@@ -221,10 +221,7 @@ impl SapperPlayer<'_> {
 /// The guess of `policy` on `board` (whose probabilities are computed).
 fn choose_guess(board: &Board, p: &Probabilities, policy: Policy) -> Option<(u32, f64)> {
     let closed = p.closed_cells();
-    let least = closed
-        .iter()
-        .filter_map(|&c| p.probability(c))
-        .fold(f64::INFINITY, f64::min);
+    let least = p.least().unwrap_or(f64::INFINITY);
     let prob = |c: u32| p.probability(c).unwrap_or(f64::INFINITY);
     match policy {
         Policy::LeastProbability => closed
@@ -277,11 +274,7 @@ fn second_safety(
     let grid = board.grid();
     let (h, w) = (grid.h as i64, grid.w as i64);
     let prob = |c: u32| p.probability(c).unwrap_or(f64::INFINITY);
-    let least = p
-        .closed_cells()
-        .iter()
-        .map(|&c| prob(c))
-        .fold(f64::INFINITY, f64::min);
+    let least = p.least().unwrap_or(f64::INFINITY);
     let informed_key = |c: u32| {
         let (r, col) = grid.rc(c);
         let (r, col) = (r as i64, col as i64);
@@ -321,11 +314,7 @@ fn second_safety(
             if scratch.compute(&after, density, budget).is_err() {
                 continue;
             }
-            let safest = scratch
-                .closed_cells()
-                .iter()
-                .filter_map(|&d| scratch.probability(d))
-                .fold(1.0, f64::min);
+            let safest = scratch.least().unwrap_or(1.0);
             outcomes.push((scratch.log10_layouts(), 1.0 - safest));
         }
         after.set(c, board.cell(c));

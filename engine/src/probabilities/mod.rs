@@ -377,16 +377,23 @@ impl Probabilities {
         self.error_bound
     }
 
+    /// The least mine probability of a closed cell (`None` when no cell is
+    /// closed).
+    pub fn least(&self) -> Option<f64> {
+        self.closed
+            .iter()
+            .map(|&c| self.per_cell[c as usize])
+            .reduce(f64::min)
+    }
+
     /// The closed cells of least mine probability, in cell order: the
     /// forced-safe cells if there are any, else every cell within twice
     /// the error bound of the least probability (closer than that, the
     /// computation cannot tell them apart).
     pub fn safest(&self) -> Vec<u32> {
-        let least = self
-            .closed
-            .iter()
-            .map(|&c| self.per_cell[c as usize])
-            .fold(f64::INFINITY, f64::min);
+        let Some(least) = self.least() else {
+            return Vec::new();
+        };
         let reach = if least == 0.0 {
             0.0
         } else {
