@@ -211,6 +211,8 @@ pub(crate) enum Mode {
 /// p.compute(&board, None, &Budget::unlimited()).unwrap();
 /// assert_eq!(p.probability(0), Some(0.5));
 /// assert_eq!(p.probability(1), None); // not closed
+/// assert_eq!(p.least(), Some(0.5));
+/// assert_eq!(p.safest(), [0, 2]);
 /// assert_eq!(p.layouts(&Budget::unlimited()).unwrap().to_string(), "2");
 /// ```
 #[derive(Default)]
