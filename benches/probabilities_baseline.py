@@ -23,10 +23,16 @@ Usage:
      --json` (start, reading, computing, printing to a file), started with
      posix_spawn and timed from outside until it exits; its per-position
      `micros` are read from the output.
+   - the floor: `benches/floor/io_floor.rs` (compiled here with rustc),
+     a process that only reads the N files on every core and writes as
+     many bytes as sapper printed, computing nothing, timed like sapper.
 3. Prints per tool: the wall time of each round, the first and the median
    round, the median position and the slowest position (file name), the
-   speed-ups (first rounds, median rounds); and the largest difference between the two tools' probabilities
-   (ms_toollib averages blocks over 55 cells, so it can differ there).
+   speed-ups (first rounds, median rounds); for the floor, its rounds and
+   the speed-up it would show (no program that prints this output can show
+   more on this machine); and the largest difference between the two
+   tools' probabilities (ms_toollib averages blocks over 55 cells, so it
+   can differ there).
 """
 import argparse, json, os, random, statistics, subprocess, sys, time
 
@@ -124,6 +130,29 @@ def run_sapper(sapper, files, out_path):
     return wall, objects
 
 
+def build_floor(out_dir):
+    """Compiles benches/floor/io_floor.rs (when newer than the binary)."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "floor", "io_floor.rs")
+    binary = os.path.join(out_dir, "io_floor")
+    if not os.path.exists(binary) or os.path.getmtime(binary) < os.path.getmtime(source):
+        subprocess.run(["rustc", "-O", "--edition", "2021", source, "-o", binary], check=True)
+    return binary
+
+
+def run_floor(floor, files, size, out_path):
+    """Wall time of the floor process reading `files` and writing `size` bytes."""
+    args = [floor, str(size), *files]
+    with open(out_path, "wb") as out:
+        t0 = time.perf_counter()
+        pid = os.posix_spawnp(args[0], args, os.environ,
+                              file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1)])
+        _, status, _ = os.wait4(pid, 0)
+        wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{floor} failed (exit {os.waitstatus_to_exitcode(status)})")
+    return wall
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
@@ -142,13 +171,16 @@ def main():
             f.write(position_text(b))
         files.append(path)
 
-    ms_rounds, sapper_rounds = [], []
+    floor = build_floor(args.dir)
+    sapper_out = os.path.join(args.dir, "sapper-output.jsonl")
+    ms_rounds, sapper_rounds, floor_rounds = [], [], []
     for _ in range(args.rounds):
         ms_wall, ms_times, ms_results = run_ms_toollib(boards)
         ms_rounds.append((ms_wall, ms_times, ms_results))
-        sapper_wall, objects = run_sapper(args.sapper, files,
-                                          os.path.join(args.dir, "sapper-output.jsonl"))
+        sapper_wall, objects = run_sapper(args.sapper, files, sapper_out)
         sapper_rounds.append((sapper_wall, objects))
+        floor_rounds.append(run_floor(floor, files, os.path.getsize(sapper_out),
+                                      os.path.join(args.dir, "floor-output")))
 
     def summary(name, rounds, per_position):
         walls = [r[0] for r in rounds]
@@ -173,6 +205,12 @@ def main():
     print(f"speed-up: first rounds {ms_median[0] / sapper_median[0]:.1f}×, "
           f"median rounds {ms_median[1] / sapper_median[1]:.1f}× "
           f"(ms_toollib's first round in a process is slower than the later ones)")
+    floor_median = statistics.median(floor_rounds)
+    print("floor (reads the files, writes as many bytes, computes nothing): rounds "
+          + " / ".join(f"{w*1000:.1f}" for w in floor_rounds)
+          + f" ms; median round {floor_median*1000:.1f} ms: no program printing this output "
+          f"can be more than {ms_median[1] / floor_median:.1f}× faster than ms_toollib here "
+          f"(median rounds); sapper takes {sapper_median[1] / floor_median:.1f}× the floor")
 
     worst, where = 0.0, None
     for k, (b, o) in enumerate(zip(boards, sapper_rounds[0][1])):
