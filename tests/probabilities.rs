@@ -226,6 +226,53 @@ proptest! {
     }
 }
 
+// ---- one counter, many boards ----
+
+/// What a computation answers, to compare two counters bit for bit.
+fn answers(p: &mut Probabilities, board: &Board, density: f64) -> String {
+    match p.compute(board, Some(density), &Budget::unlimited()) {
+        Err(e) => format!("error: {e}"),
+        Ok(()) => {
+            let bits: Vec<u64> = p.per_cell().iter().map(|x| x.to_bits()).collect();
+            let layouts = p.layouts(&Budget::unlimited()).map(|n| n.to_string());
+            format!(
+                "{bits:?} {:?} {} {} {:?} {layouts:?}",
+                p.closed_cells(),
+                p.log10_layouts().to_bits(),
+                p.error_bound().to_bits(),
+                p.precision(),
+            )
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    /// The counter keeps its buffers (the constraint system, components,
+    /// plans, programmes) from call to call: whatever came before, even a
+    /// contradiction or a larger board, it answers as a new one does.
+    #[test]
+    fn a_reused_counter_answers_every_board_as_a_new_one_does(
+        cases in prop::collection::vec(
+            prop_oneof![consistent(), played(), endgame(), sparse(), perturbed(), wild()], 2..8),
+        expert_seeds in prop::collection::vec(any::<u64>(), 0..3),
+        density in 0.02f64..0.98) {
+        let mut boards: Vec<Board> = cases.into_iter().map(|c| c.board).collect();
+        // Expert positions between the small boards: larger systems and
+        // more components, then smaller ones again.
+        for (k, seed) in expert_seeds.into_iter().enumerate() {
+            let at = (2 * k + 1).min(boards.len());
+            boards.insert(at, real_size(seed, 1 + (seed % 25) as usize, seed % 100, true).0);
+        }
+        let mut reused = Probabilities::new();
+        for board in &boards {
+            let fresh = answers(&mut Probabilities::new(), board, density);
+            prop_assert_eq!(answers(&mut reused, board, density), fresh, "on {:?}", board);
+        }
+    }
+}
+
 // ---- forced cells ----
 
 /// Probability exactly 0 or 1 exactly where hypotheses (complete) and the

@@ -162,6 +162,8 @@ pub struct System {
     /// Closed cells with no revealed neighbour, in cell order.
     interior: Vec<u32>,
     grid: Grid,
+    /// Per cell, its variable while building (kept for the next rebuild).
+    var_of: Vec<u32>,
 }
 
 /// One frontier component: its variables and equations, each in index order.
@@ -171,18 +173,57 @@ pub struct Component {
     pub equations: Vec<u32>,
 }
 
+/// A system's frontier components ([`System::components_into`]), with the
+/// buffers that find them, kept from one system to the next.
+#[derive(Clone, Debug, Default)]
+pub struct Components {
+    /// The first `len` are the components; the rest keep their buffers.
+    list: Vec<Component>,
+    len: usize,
+    parent: Vec<u32>,
+    component_of_root: Vec<u32>,
+    component_of_var: Vec<u32>,
+}
+
+impl Components {
+    pub fn as_slice(&self) -> &[Component] {
+        &self.list[..self.len]
+    }
+}
+
 impl System {
     /// The equations of `board`, every number checked by [`check_number`].
     /// The global count is not checked here (see
     /// [`Board::remaining_mines`]); the methods that use it do.
     pub fn build(board: &Board) -> Result<System, Contradiction> {
+        let mut system = System {
+            frontier: Vec::new(),
+            var_equations: Vec::new(),
+            equations: Vec::new(),
+            interior: Vec::new(),
+            grid: board.grid(),
+            var_of: Vec::new(),
+        };
+        system.rebuild(board)?;
+        Ok(system)
+    }
+
+    /// [`System::build`] into this system, reusing its buffers (a caller
+    /// that builds one system per move allocates nothing once they are
+    /// large enough). On a contradiction the system is left inconsistent
+    /// until the next successful rebuild.
+    pub fn rebuild(&mut self, board: &Board) -> Result<(), Contradiction> {
         let grid = board.grid();
         let n = grid.len() as u32;
+        self.grid = grid;
         // One pass over the numbers: each one's closed neighbours (as cells
         // for now) and effective value. Its closed neighbours are frontier
         // cells.
-        let mut var_of = vec![NONE; n as usize];
-        let mut equations = Vec::new();
+        let var_of = &mut self.var_of;
+        var_of.clear();
+        var_of.resize(n as usize, NONE);
+        let equations = &mut self.equations;
+        equations.clear();
         for i in 0..n {
             // The board keeps each number's effective value and closed
             // neighbours: most numbers are settled (no closed neighbour)
@@ -212,8 +253,12 @@ impl System {
         }
         // Number the frontier cells in cell order; the rest of the closed
         // cells are interior.
-        let mut frontier = Vec::new();
-        let mut interior = Vec::new();
+        let (frontier, interior) = (&mut self.frontier, &mut self.interior);
+        frontier.clear();
+        interior.clear();
+        // Every closed cell is one or the other: no growing on the way.
+        frontier.reserve(board.unknown_count() as usize);
+        interior.reserve(board.unknown_count() as usize);
         for i in 0..n {
             if !board.cell(i).is_unknown() {
                 continue;
@@ -225,20 +270,16 @@ impl System {
                 frontier.push(i);
             }
         }
-        let mut var_equations = vec![Few::EMPTY; frontier.len()];
+        let var_equations = &mut self.var_equations;
+        var_equations.clear();
+        var_equations.resize(frontier.len(), Few::EMPTY);
         for (e, eq) in equations.iter_mut().enumerate() {
             for v in &mut eq.vars.ids[..eq.vars.len as usize] {
                 *v = var_of[*v as usize];
                 var_equations[*v as usize].push(e as u32);
             }
         }
-        Ok(System {
-            frontier,
-            var_equations,
-            equations,
-            interior,
-            grid,
-        })
+        Ok(())
     }
 
     /// The cell of every variable: the frontier, in cell order.
@@ -283,8 +324,24 @@ impl System {
     /// The frontier components (union-find over the equations), ordered by
     /// their first variable.
     pub fn components(&self) -> Vec<Component> {
+        let mut found = Components::default();
+        self.components_into(&mut found);
+        found.list.truncate(found.len);
+        found.list
+    }
+
+    /// [`System::components`] into `found`, reusing its buffers.
+    pub fn components_into(&self, found: &mut Components) {
         let nv = self.frontier.len();
-        let mut parent: Vec<u32> = (0..nv as u32).collect();
+        let Components {
+            list,
+            len,
+            parent,
+            component_of_root,
+            component_of_var,
+        } = found;
+        parent.clear();
+        parent.extend(0..nv as u32);
         fn root(parent: &mut [u32], mut x: u32) -> u32 {
             while parent[x as usize] != x {
                 let up = parent[parent[x as usize] as usize];
@@ -295,9 +352,9 @@ impl System {
         }
         for eq in &self.equations {
             let vars = eq.vars.as_slice();
-            let mut first = root(&mut parent, vars[0]);
+            let mut first = root(parent, vars[0]);
             for &v in &vars[1..] {
-                let r = root(&mut parent, v);
+                let r = root(parent, v);
                 if r != first {
                     // Attach the larger root under the smaller; the merged
                     // set's root is the smaller one.
@@ -307,24 +364,30 @@ impl System {
                 }
             }
         }
-        let mut component_of_root = vec![NONE; nv];
-        let mut components: Vec<Component> = Vec::new();
-        let mut component_of_var = vec![0u32; nv];
+        component_of_root.clear();
+        component_of_root.resize(nv, NONE);
+        component_of_var.clear();
+        component_of_var.resize(nv, 0);
+        *len = 0;
         for v in 0..nv as u32 {
-            let r = root(&mut parent, v) as usize;
+            let r = root(parent, v) as usize;
             if component_of_root[r] == NONE {
-                component_of_root[r] = components.len() as u32;
-                components.push(Component::default());
+                component_of_root[r] = *len as u32;
+                if *len == list.len() {
+                    list.push(Component::default());
+                }
+                list[*len].vars.clear();
+                list[*len].equations.clear();
+                *len += 1;
             }
             let c = component_of_root[r];
             component_of_var[v as usize] = c;
-            components[c as usize].vars.push(v);
+            list[c as usize].vars.push(v);
         }
         for (e, eq) in self.equations.iter().enumerate() {
             let c = component_of_var[eq.vars.as_slice()[0] as usize];
-            components[c as usize].equations.push(e as u32);
+            list[c as usize].equations.push(e as u32);
         }
-        components
     }
 }
 

@@ -124,7 +124,7 @@ mod outer;
 
 use crate::board::{Board, Contradiction};
 use crate::budget::{Budget, OverBudget};
-use crate::constraints::System;
+use crate::constraints::{Components, System};
 use component::{backward, forward, BackScratch, Failure, GroupWeights, KeyScratch, Layers};
 use component::{Plan, PlanScratch};
 use num_bigint::BigUint;
@@ -222,8 +222,10 @@ pub struct Probabilities {
     closed: Vec<u32>,
     log10_layouts: f64,
     error_bound: f64,
-    /// Kept for [`Probabilities::layouts`].
+    /// The last board's system (valid when `mode` is set), kept for
+    /// [`Probabilities::layouts`] and for its buffers.
     system: Option<System>,
+    components: Components,
     /// The first `plans` plans are the current components'.
     plan_pool: Vec<Plan>,
     plans: usize,
@@ -277,7 +279,6 @@ impl Probabilities {
         self.closed.clear();
         self.closed
             .extend((0..n as u32).filter(|&i| board.cell(i).is_unknown()));
-        self.system = None;
         self.mode = None;
         self.precision = None;
         self.error_bound = 0.0;
@@ -292,16 +293,28 @@ impl Probabilities {
                 None => return Err(ProbabilityError::NoMineCount),
             },
         };
-        let system = System::build(board).map_err(ProbabilityError::Contradiction)?;
-        let components = system.components();
-        self.plan_scratch.prepare(&system);
+        let system = match &mut self.system {
+            Some(system) => {
+                system
+                    .rebuild(board)
+                    .map_err(ProbabilityError::Contradiction)?;
+                system
+            }
+            None => self
+                .system
+                .insert(System::build(board).map_err(ProbabilityError::Contradiction)?),
+        };
+        let system = &*system;
+        system.components_into(&mut self.components);
+        let components = self.components.as_slice();
+        self.plan_scratch.prepare(system);
         // Plans (and below, layers) keep their buffers from call to call.
         if self.plan_pool.len() < components.len() {
             self.plan_pool.resize_with(components.len(), Plan::default);
         }
         self.plans = components.len();
-        for (plan, component) in self.plan_pool.iter_mut().zip(&components) {
-            plan.rebuild(&system, component, &mut self.plan_scratch);
+        for (plan, component) in self.plan_pool.iter_mut().zip(components) {
+            plan.rebuild(system, component, &mut self.plan_scratch);
         }
         let plans = &self.plan_pool[..self.plans];
         self.interior = system.interior().len() as u64;
@@ -318,7 +331,7 @@ impl Probabilities {
         // (big-integer exact) when the fast pass is not accurate enough.
         let mut pass = |wide: bool, out: &mut Output| {
             run(
-                &system, plans, mode, interior, closed, budget, work, out, wide,
+                system, plans, mode, interior, closed, budget, work, out, wide,
             )
             .map_err(|f| failure(f, board))
         };
@@ -338,7 +351,6 @@ impl Probabilities {
         self.precision = Some(precision);
         self.error_bound = out.error_bound;
         self.log10_layouts = out.log2_layouts * std::f64::consts::LOG10_2;
-        self.system = Some(system);
         self.mode = Some(mode);
         Ok(())
     }
