@@ -273,6 +273,35 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// `compute_if_consistent` (the player's call) says "no layout fits"
+    /// exactly where `compute` finds a contradiction, and otherwise gives
+    /// the same probabilities.
+    #[test]
+    fn compute_if_consistent_fails_exactly_on_contradictions_and_agrees_elsewhere(
+        case in prop_oneof![perturbed(), wild(), consistent(), endgame()],
+        density in 0.02f64..0.98) {
+        let budget = Budget::unlimited();
+        let (mut explained, mut quiet) = (Probabilities::new(), Probabilities::new());
+        let full = explained.compute(&case.board, Some(density), &budget);
+        let fits = quiet.compute_if_consistent(&case.board, Some(density), &budget);
+        match full {
+            Ok(()) => {
+                prop_assert_eq!(fits, Ok(true));
+                let bits = |p: &Probabilities| -> Vec<u64> {
+                    p.per_cell().iter().map(|x| x.to_bits()).collect()
+                };
+                prop_assert_eq!(bits(&quiet), bits(&explained));
+                prop_assert_eq!(quiet.log10_layouts().to_bits(), explained.log10_layouts().to_bits());
+            }
+            Err(ProbabilityError::Contradiction(_)) => prop_assert_eq!(fits, Ok(false)),
+            Err(e) => prop_assert_eq!(fits, Err(e)),
+        }
+    }
+}
+
 // ---- forced cells ----
 
 /// Probability exactly 0 or 1 exactly where hypotheses (complete) and the

@@ -311,7 +311,12 @@ fn second_safety(
         let mut outcomes: Vec<(f64, f64)> = Vec::with_capacity(9);
         for v in known..=known + closed {
             after.set(c, Cell::Revealed(v));
-            if scratch.compute(&after, density, budget).is_err() {
+            // A number `c` cannot show (no layout fits) is skipped, as is
+            // one whose count runs out of budget.
+            if !matches!(
+                scratch.compute_if_consistent(&after, density, budget),
+                Ok(true)
+            ) {
                 continue;
             }
             let safest = scratch.least().unwrap_or(1.0);

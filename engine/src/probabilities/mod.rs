@@ -261,10 +261,31 @@ impl Probabilities {
         budget: &Budget,
     ) -> Result<(), ProbabilityError> {
         self.compute_within(board, density, budget, ACCURACY, false)
+            .map_err(|stop| stop.explained(board))
+    }
+
+    /// [`Probabilities::compute`] for a caller that only needs to know
+    /// whether some layout fits — a player trying each number a cell could
+    /// show: `Ok(false)` when none does, without working out why (which
+    /// takes a complete analysis, [`crate::methods::hypotheses`]), `Ok(true)`
+    /// when the probabilities are computed; the other errors as `compute`
+    /// gives them.
+    pub fn compute_if_consistent(
+        &mut self,
+        board: &Board,
+        density: Option<f64>,
+        budget: &Budget,
+    ) -> Result<bool, ProbabilityError> {
+        match self.compute_within(board, density, budget, ACCURACY, false) {
+            Ok(()) => Ok(true),
+            Err(Stop::NoLayout | Stop::Error(ProbabilityError::Contradiction(_))) => Ok(false),
+            Err(Stop::Error(e)) => Err(e),
+        }
     }
 
     /// [`Probabilities::compute`] with the accuracy to guarantee, and a
-    /// switch to skip the `f64` path (tests).
+    /// switch to skip the `f64` path (tests); a board no layout fits is
+    /// left unexplained.
     fn compute_within(
         &mut self,
         board: &Board,
@@ -272,7 +293,7 @@ impl Probabilities {
         budget: &Budget,
         accuracy: f64,
         wide_only: bool,
-    ) -> Result<(), ProbabilityError> {
+    ) -> Result<(), Stop> {
         let n = board.grid().len();
         self.per_cell.clear();
         self.per_cell.resize(n, f64::NAN);
@@ -283,14 +304,14 @@ impl Probabilities {
         self.precision = None;
         self.error_bound = 0.0;
         let mode = match board.remaining_mines() {
-            Some(r) if r < 0 => return Err(contradiction(board)),
+            Some(r) if r < 0 => return Err(Stop::NoLayout),
             Some(r) => Mode::Total {
                 remaining: r as u64,
             },
             None => match density {
                 Some(d) if d > 0.0 && d < 1.0 => Mode::Density(d),
-                Some(d) => return Err(ProbabilityError::BadDensity(d)),
-                None => return Err(ProbabilityError::NoMineCount),
+                Some(d) => return Err(ProbabilityError::BadDensity(d).into()),
+                None => return Err(ProbabilityError::NoMineCount.into()),
             },
         };
         let system = match &mut self.system {
@@ -333,7 +354,7 @@ impl Probabilities {
             run(
                 system, plans, mode, interior, closed, budget, work, out, wide,
             )
-            .map_err(|f| failure(f, board))
+            .map_err(Stop::from)
         };
         let mut precision = Precision::DoubleDouble;
         let mut done = false;
@@ -345,7 +366,7 @@ impl Probabilities {
             out.error_bound = 0.0;
             precision = pass(true, &mut out)?;
             if out.error_bound > accuracy {
-                return Err(ProbabilityError::Inaccurate(out.error_bound));
+                return Err(ProbabilityError::Inaccurate(out.error_bound).into());
             }
         }
         self.precision = Some(precision);
@@ -441,6 +462,40 @@ impl Probabilities {
     }
 }
 
+/// Why [`Probabilities::compute_within`] stopped.
+#[derive(Debug)]
+enum Stop {
+    /// No layout fits (not explained yet: see [`Stop::explained`]).
+    NoLayout,
+    Error(ProbabilityError),
+}
+
+impl Stop {
+    /// The error [`Probabilities::compute`] gives: a board no layout fits
+    /// as a contradiction the complete analysis words.
+    fn explained(self, board: &Board) -> ProbabilityError {
+        match self {
+            Stop::NoLayout => contradiction(board),
+            Stop::Error(e) => e,
+        }
+    }
+}
+
+impl From<ProbabilityError> for Stop {
+    fn from(e: ProbabilityError) -> Stop {
+        Stop::Error(e)
+    }
+}
+
+impl From<Failure> for Stop {
+    fn from(f: Failure) -> Stop {
+        match f {
+            Failure::NoLayout => Stop::NoLayout,
+            Failure::OverBudget(e) => Stop::Error(ProbabilityError::OverBudget(e)),
+        }
+    }
+}
+
 /// The contradiction of a board no layout fits, as the complete analysis
 /// words it (only reached on such boards).
 fn contradiction(board: &Board) -> ProbabilityError {
@@ -450,13 +505,6 @@ fn contradiction(board: &Board) -> ProbabilityError {
         Ok(()) => {
             unreachable!("hypotheses is complete: a board without layouts is a contradiction")
         }
-    }
-}
-
-fn failure(f: Failure, board: &Board) -> ProbabilityError {
-    match f {
-        Failure::NoLayout => contradiction(board),
-        Failure::OverBudget(e) => ProbabilityError::OverBudget(e),
     }
 }
 
@@ -869,6 +917,7 @@ mod tests {
     fn compute(board: &Board, density: Option<f64>, accuracy: f64, wide: bool) -> Probabilities {
         let mut p = Probabilities::new();
         p.compute_within(board, density, &Budget::unlimited(), accuracy, wide)
+            .map_err(|stop| stop.explained(board))
             .unwrap();
         p
     }
@@ -923,6 +972,7 @@ mod tests {
         let mut p = Probabilities::new();
         let err = p
             .compute_within(&board, None, &Budget::unlimited(), 1e-17, false)
+            .map_err(|stop| stop.explained(&board))
             .unwrap_err();
         assert!(matches!(err, ProbabilityError::Inaccurate(b) if b > 1e-17));
     }
