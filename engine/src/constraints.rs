@@ -186,6 +186,7 @@ pub struct Components {
 }
 
 impl Components {
+    /// The components, ordered by their first variable.
     pub fn as_slice(&self) -> &[Component] {
         &self.list[..self.len]
     }
