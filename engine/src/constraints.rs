@@ -162,8 +162,6 @@ pub struct System {
     /// Closed cells with no revealed neighbour, in cell order.
     interior: Vec<u32>,
     grid: Grid,
-    /// Per cell, its variable while building (kept for the next rebuild).
-    var_of: Vec<u32>,
 }
 
 /// One frontier component: its variables and equations, each in index order.
@@ -203,15 +201,14 @@ impl System {
             equations: Vec::new(),
             interior: Vec::new(),
             grid: board.grid(),
-            var_of: Vec::new(),
         };
         system.rebuild(board)?;
         Ok(system)
     }
 
-    /// [`System::build`] into this system, reusing its buffers (a caller
-    /// that builds one system per move allocates nothing once they are
-    /// large enough). On a contradiction the system is left inconsistent
+    /// [`System::build`] into this system, reusing its lists (a caller
+    /// that builds one system per move allocates once per build, not a
+    /// dozen times). On a contradiction the system is left inconsistent
     /// until the next successful rebuild.
     pub fn rebuild(&mut self, board: &Board) -> Result<(), Contradiction> {
         let grid = board.grid();
@@ -220,11 +217,12 @@ impl System {
         // One pass over the numbers: each one's closed neighbours (as cells
         // for now) and effective value. Its closed neighbours are frontier
         // cells.
-        let var_of = &mut self.var_of;
-        var_of.clear();
-        var_of.resize(n as usize, NONE);
+        // Per cell, its variable (a board's worth of words: not kept, as a
+        // large board's system would hold it for nothing).
+        let mut var_of = vec![NONE; n as usize];
         let equations = &mut self.equations;
         equations.clear();
+        let mut frontier_cells = 0usize;
         for i in 0..n {
             // The board keeps each number's effective value and closed
             // neighbours: most numbers are settled (no closed neighbour)
@@ -244,6 +242,7 @@ impl System {
                 dirs &= dirs - 1;
             }
             for &c in vars.as_slice() {
+                frontier_cells += (var_of[c as usize] == NONE) as usize;
                 var_of[c as usize] = 0; // frontier; numbered below
             }
             equations.push(Equation {
@@ -257,9 +256,9 @@ impl System {
         let (frontier, interior) = (&mut self.frontier, &mut self.interior);
         frontier.clear();
         interior.clear();
-        // Every closed cell is one or the other: no growing on the way.
-        frontier.reserve(board.unknown_count() as usize);
-        interior.reserve(board.unknown_count() as usize);
+        // Sized exactly: no growing on the way.
+        frontier.reserve(frontier_cells);
+        interior.reserve(board.unknown_count() as usize - frontier_cells);
         for i in 0..n {
             if !board.cell(i).is_unknown() {
                 continue;
