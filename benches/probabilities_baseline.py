@@ -111,12 +111,11 @@ def run_ms_toollib(boards):
     return time.perf_counter() - t0, times, results
 
 
-def run_sapper(sapper, files, out_path):
-    # Output to a file, so that the timing is sapper's own (not how fast
-    # this script drains a pipe); read and parsed after the clock stops.
-    # Started with posix_spawn, not subprocess: forking this interpreter
-    # (ms_toollib loaded) costs a few milliseconds that are not sapper's.
-    args = [sapper, "analyse", *files, "--probabilities", "--json"]
+def timed_process(args, out_path):
+    """Wall time of one process running `args` with its standard output to
+    `out_path`, until it exits. Started with posix_spawn, not subprocess:
+    forking this interpreter (ms_toollib loaded) costs a few milliseconds
+    that are not the process's. Exits the script if the process fails."""
     with open(out_path, "wb") as out:
         t0 = time.perf_counter()
         pid = os.posix_spawnp(args[0], args, os.environ,
@@ -125,6 +124,13 @@ def run_sapper(sapper, files, out_path):
         wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{' '.join(args[:2])} ... failed (exit {os.waitstatus_to_exitcode(status)})")
+    return wall
+
+
+def run_sapper(sapper, files, out_path):
+    # Output to a file, so that the timing is sapper's own (not how fast
+    # this script drains a pipe); read and parsed after the clock stops.
+    wall = timed_process([sapper, "analyse", *files, "--probabilities", "--json"], out_path)
     with open(out_path) as f:
         objects = [json.loads(line) for line in f]
     return wall, objects
@@ -141,16 +147,7 @@ def build_floor(out_dir):
 
 def run_floor(floor, files, size, out_path):
     """Wall time of the floor process reading `files` and writing `size` bytes."""
-    args = [floor, str(size), *files]
-    with open(out_path, "wb") as out:
-        t0 = time.perf_counter()
-        pid = os.posix_spawnp(args[0], args, os.environ,
-                              file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1)])
-        _, status, _ = os.wait4(pid, 0)
-        wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{floor} failed (exit {os.waitstatus_to_exitcode(status)})")
-    return wall
+    return timed_process([floor, str(size), *files], out_path)
 
 
 def main():
