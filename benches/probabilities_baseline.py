@@ -28,7 +28,8 @@ Usage:
      many bytes as sapper printed, computing nothing, timed like sapper.
 3. Prints per tool: the wall time of each round, the first and the median
    round, the median position and the slowest position (file name), the
-   speed-ups (first rounds, median rounds); for the floor, its rounds and
+   speed-ups (first rounds, median rounds, and call for call: the median
+   positions' times inside the processes); for the floor, its rounds and
    the speed-up it would show (no program that prints this output can show
    more on this machine); and the largest difference between the two
    tools' probabilities (ms_toollib averages blocks over 55 cells, so it
@@ -188,7 +189,7 @@ def main():
               + f" ms; first {walls[0]*1000:.1f} ms, median round {statistics.median(walls)*1000:.1f} ms; "
               f"median position {statistics.median(per):.1f} µs; "
               f"slowest {os.path.basename(files[slowest])} {per[slowest]:.1f} µs")
-        return walls[0], statistics.median(walls)
+        return walls[0], statistics.median(walls), statistics.median(per)
 
     print(f"{len(files)} positions (seed {args.seed}) in {args.dir}")
     ms_median = summary("ms_toollib cal_probability_onboard (loop in Python)", ms_rounds,
@@ -202,6 +203,9 @@ def main():
     print(f"speed-up: first rounds {ms_median[0] / sapper_median[0]:.1f}×, "
           f"median rounds {ms_median[1] / sapper_median[1]:.1f}× "
           f"(ms_toollib's first round in a process is slower than the later ones)")
+    print(f"call for call (median position: ms_toollib's call against sapper's `micros`, "
+          f"which counts building the board, the probabilities and the exact layouts): "
+          f"{ms_median[2] / sapper_median[2]:.1f}×")
     floor_median = statistics.median(floor_rounds)
     print("floor (reads the files, writes as many bytes, computes nothing): rounds "
           + " / ".join(f"{w*1000:.1f}" for w in floor_rounds)
