@@ -228,21 +228,25 @@ proptest! {
 
 // ---- one counter, many boards ----
 
-/// What a computation answers, to compare two counters bit for bit.
+/// Everything a successful computation answers, to compare two counters
+/// bit for bit.
+fn computed(p: &mut Probabilities) -> String {
+    let bits: Vec<u64> = p.per_cell().iter().map(|x| x.to_bits()).collect();
+    let layouts = p.layouts(&Budget::unlimited()).map(|n| n.to_string());
+    format!(
+        "{bits:?} {:?} {} {} {:?} {layouts:?}",
+        p.closed_cells(),
+        p.log10_layouts().to_bits(),
+        p.error_bound().to_bits(),
+        p.precision(),
+    )
+}
+
+/// What a computation answers: [`computed`], or the error.
 fn answers(p: &mut Probabilities, board: &Board, density: f64) -> String {
     match p.compute(board, Some(density), &Budget::unlimited()) {
         Err(e) => format!("error: {e}"),
-        Ok(()) => {
-            let bits: Vec<u64> = p.per_cell().iter().map(|x| x.to_bits()).collect();
-            let layouts = p.layouts(&Budget::unlimited()).map(|n| n.to_string());
-            format!(
-                "{bits:?} {:?} {} {} {:?} {layouts:?}",
-                p.closed_cells(),
-                p.log10_layouts().to_bits(),
-                p.error_bound().to_bits(),
-                p.precision(),
-            )
-        }
+        Ok(()) => computed(p),
     }
 }
 
@@ -290,11 +294,7 @@ proptest! {
         match full {
             Ok(()) => {
                 prop_assert_eq!(fits, Ok(true));
-                let bits = |p: &Probabilities| -> Vec<u64> {
-                    p.per_cell().iter().map(|x| x.to_bits()).collect()
-                };
-                prop_assert_eq!(bits(&quiet), bits(&explained));
-                prop_assert_eq!(quiet.log10_layouts().to_bits(), explained.log10_layouts().to_bits());
+                prop_assert_eq!(computed(&mut quiet), computed(&mut explained));
             }
             Err(ProbabilityError::Contradiction(_)) => prop_assert_eq!(fits, Ok(false)),
             Err(e) => prop_assert_eq!(fits, Err(e)),

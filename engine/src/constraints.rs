@@ -190,18 +190,25 @@ impl Components {
     }
 }
 
+/// The system of an empty board, for [`System::rebuild`] to fill.
+impl Default for System {
+    fn default() -> System {
+        System {
+            frontier: Vec::new(),
+            var_equations: Vec::new(),
+            equations: Vec::new(),
+            interior: Vec::new(),
+            grid: Grid::new(0, 0),
+        }
+    }
+}
+
 impl System {
     /// The equations of `board`, every number checked by [`check_number`].
     /// The global count is not checked here (see
     /// [`Board::remaining_mines`]); the methods that use it do.
     pub fn build(board: &Board) -> Result<System, Contradiction> {
-        let mut system = System {
-            frontier: Vec::new(),
-            var_equations: Vec::new(),
-            equations: Vec::new(),
-            interior: Vec::new(),
-            grid: board.grid(),
-        };
+        let mut system = System::default();
         system.rebuild(board)?;
         Ok(system)
     }
@@ -214,12 +221,12 @@ impl System {
         let grid = board.grid();
         let n = grid.len() as u32;
         self.grid = grid;
-        // One pass over the numbers: each one's closed neighbours (as cells
-        // for now) and effective value. Its closed neighbours are frontier
-        // cells.
         // Per cell, its variable (a board's worth of words: not kept, as a
         // large board's system would hold it for nothing).
         let mut var_of = vec![NONE; n as usize];
+        // One pass over the numbers: each one's closed neighbours (as cells
+        // for now) and effective value. Its closed neighbours are frontier
+        // cells.
         let equations = &mut self.equations;
         equations.clear();
         let mut frontier_cells = 0usize;

@@ -224,7 +224,7 @@ pub struct Probabilities {
     error_bound: f64,
     /// The last board's system (valid when `mode` is set), kept for
     /// [`Probabilities::layouts`] and for its buffers.
-    system: Option<System>,
+    system: System,
     components: Components,
     /// The first `plans` plans are the current components'.
     plan_pool: Vec<Plan>,
@@ -314,18 +314,10 @@ impl Probabilities {
                 None => return Err(ProbabilityError::NoMineCount.into()),
             },
         };
-        let system = match &mut self.system {
-            Some(system) => {
-                system
-                    .rebuild(board)
-                    .map_err(ProbabilityError::Contradiction)?;
-                system
-            }
-            None => self
-                .system
-                .insert(System::build(board).map_err(ProbabilityError::Contradiction)?),
-        };
-        let system = &*system;
+        self.system
+            .rebuild(board)
+            .map_err(ProbabilityError::Contradiction)?;
+        let system = &self.system;
         system.components_into(&mut self.components);
         let components = self.components.as_slice();
         self.plan_scratch.prepare(system);
@@ -446,7 +438,7 @@ impl Probabilities {
     /// [`Probabilities::compute`]. Big integers: an expert position has
     /// about `10^100` layouts.
     pub fn layouts(&mut self, budget: &Budget) -> Result<BigUint, ProbabilityError> {
-        let (Some(system), Some(mode)) = (&self.system, self.mode) else {
+        let (system, Some(mode)) = (&self.system, self.mode) else {
             panic!("Probabilities::layouts before a successful compute");
         };
         exact::layouts(
