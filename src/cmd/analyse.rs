@@ -2,14 +2,15 @@
 //! `--probabilities` every closed cell's chance of being a mine.
 
 use super::common::{by_source_json, BudgetArgs, RulesArgs};
+use super::ordered::{self, map_in_order};
 use super::CliError;
-use rayon::prelude::*;
 use sapper_engine::formats::position::{parse_position, read_position, write_position};
 use sapper_engine::methods::{MethodError, MethodTable};
 use sapper_engine::probabilities::{Probabilities, ProbabilityError};
-use sapper_engine::solver::{analyse_position_with, Analysis, Layers, RuleTiers};
+use sapper_engine::solver::{analyse_position_with, Analysis, Layers};
 use sapper_engine::{Board, Cell, Grid, Position, Value};
 use serde_json::json;
+use std::borrow::Borrow;
 use std::fmt::Write as _;
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -108,17 +109,13 @@ enum Only {
     Methods,
 }
 
-/// Positions analysed in parallel between two writes of the output.
-const BATCH: usize = 32;
-
-thread_local! {
-    /// Each thread's counter, whose buffers serve position after position.
-    static COUNTER: std::cell::RefCell<Probabilities> = std::cell::RefCell::new(Probabilities::new());
-}
+/// Positions analysed ahead of the printing, at most: their reports are
+/// held until printed (a report of a 1000×1000 position is megabytes).
+const AHEAD: usize = 64;
 
 /// What one position gives: its report on stdout, or an error.
 struct Report {
-    out: String,
+    out: Vec<u8>,
     error: Option<String>,
 }
 
@@ -133,111 +130,76 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.only == Some(Only::Rules) && args.rules.no_rules {
         return Err("--only rules needs a rulebase (drop --no-rules)".into());
     }
-    // Load the rules while the positions are read.
-    let (index, positions) = rayon::join(
-        || -> Result<Option<RuleTiers>, CliError> {
-            // The count needs no rules; the analysis may.
-            let analyses = !args.probabilities || args.deductions;
-            if args.only == Some(Only::Methods) || !analyses {
-                Ok(None)
-            } else {
-                args.rules.index()
-            }
-        },
-        || -> Vec<Result<Position, String>> {
-            let stdin = args
-                .positions
-                .iter()
-                .any(|p| p.as_os_str() == "-")
-                .then(|| {
-                    let mut text = String::new();
-                    std::io::stdin()
-                        .read_to_string(&mut text)
-                        .map(|_| text)
-                        .map_err(|e| format!("<stdin>: {e}"))
-                });
-            args.positions
-                .par_iter()
-                .map(|path| read(path, stdin.as_ref(), args.mines))
-                .collect()
-        },
-    );
-    let index = index?;
+    // The count needs no rules; the analysis may.
+    let analyses = !args.probabilities || args.deductions;
+    let index = if args.only == Some(Only::Methods) || !analyses {
+        None
+    } else {
+        args.rules.index()?
+    };
     let layers = Layers {
         rules: index.as_ref(),
         methods: args.only != Some(Only::Rules),
         budget: args.budget.budget()?,
     };
-    // Positions are analysed in parallel a batch at a time, and each batch
-    // is printed in order by a thread of its own while the next is
-    // analysed: writing a few megabytes of JSON to a file is not free
-    // (about a quarter of the whole process for 300 expert positions), and
-    // it need not wait for the analysis. A batch is handed over only when
-    // the previous one is printed, so at most two are held (a report of a
-    // 1000×1000 position is megabytes); a writer that fails (a closed
-    // pipe) stops the analysis.
-    let (to_writer, batches) = std::sync::mpsc::sync_channel::<Vec<Report>>(0);
-    std::thread::scope(|scope| {
-        let writer = scope.spawn(move || print_reports(batches));
-        let mut positions = positions.into_iter();
-        for paths in args.positions.chunks(BATCH) {
-            let batch: Vec<_> = paths.iter().zip(positions.by_ref()).collect();
-            let reports: Vec<Report> = batch
-                .into_par_iter()
-                .map(|(path, position)| {
-                    let shown = path.display().to_string();
-                    let report = position.and_then(|p| {
-                        COUNTER.with_borrow_mut(|counter| {
-                            analyse_one(&args, &shown, &p, layers, counter)
-                        })
-                    });
-                    report.unwrap_or_else(|error| {
-                        let out = if args.json && args.probabilities {
-                            format!("{}\n", json!({"position": shown, "error": error}))
-                        } else {
-                            String::new()
-                        };
-                        Report {
-                            out,
-                            error: Some(error),
-                        }
-                    })
-                })
-                .collect();
-            if to_writer.send(reports).is_err() {
-                break; // the writer stopped: its error is reported below
-            }
-        }
-        drop(to_writer);
-        let failed = writer.join().expect("the output thread does not panic")?;
-        Ok(if failed {
-            ExitCode::from(1)
-        } else {
-            ExitCode::SUCCESS
-        })
-    })
-}
-
-/// Prints the batches of reports in order as they come: each report to
-/// standard output, its error (if any) to standard error after what came
-/// before it. Returns whether some position failed.
-fn print_reports(batches: std::sync::mpsc::Receiver<Vec<Report>>) -> Result<bool, CliError> {
+    let stdin = args
+        .positions
+        .iter()
+        .any(|p| p.as_os_str() == "-")
+        .then(|| {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map(|_| text)
+                .map_err(|e| format!("<stdin>: {e}"))
+        });
+    // Each position is read, analysed and formatted by one worker, and
+    // printed by this thread in the order given as soon as the positions
+    // before it are: writing megabytes of JSON to a file is not free, and
+    // need not wait for the analysis.
     let mut failed = false;
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    for reports in batches {
-        for report in &reports {
+    map_in_order(
+        args.positions.len(),
+        ordered::threads(),
+        AHEAD,
+        // Each worker's counter serves position after position.
+        Probabilities::new,
+        |counter, i| {
+            let path = &args.positions[i];
+            let shown = path.display().to_string();
+            read(path, stdin.as_ref(), args.mines)
+                .and_then(|p| analyse_one(&args, &shown, &p, layers, counter))
+                .unwrap_or_else(|error| {
+                    let out = if args.json && args.probabilities {
+                        format!("{}\n", json!({"position": shown, "error": error})).into_bytes()
+                    } else {
+                        Vec::new()
+                    };
+                    Report {
+                        out,
+                        error: Some(error),
+                    }
+                })
+        },
+        |_, report| -> Result<(), CliError> {
             if let Some(e) = &report.error {
                 stdout.flush().map_err(|e| format!("writing output: {e}"))?;
                 eprintln!("sapper: error: {e}");
                 failed = true;
             }
             stdout
-                .write_all(report.out.as_bytes())
+                .write_all(&report.out)
                 .map_err(|e| format!("writing output: {e}"))?;
-        }
-    }
+            Ok(())
+        },
+    )?;
     stdout.flush().map_err(|e| format!("writing output: {e}"))?;
-    Ok(failed)
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Reads one position (`-`: the text read from standard input) and applies
@@ -291,12 +253,12 @@ fn analyse_one(
     if !args.probabilities {
         let analysis = analysis.expect("analysed");
         let out = if args.json {
-            let mut s = String::new();
+            let mut s = Vec::new();
             forced_json(&mut s, shown, grid, &analysis);
-            s.push_str("}\n");
+            s.extend_from_slice(b"}\n");
             s
         } else {
-            forced_text(shown, grid, &analysis)
+            forced_text(shown, grid, &analysis).into_bytes()
         };
         return Ok(Report { out, error: None });
     }
@@ -345,7 +307,7 @@ fn analyse_one(
             micros,
         )
     } else {
-        probabilities_text(shown, &board, probabilities, layouts)
+        probabilities_text(shown, &board, probabilities, layouts).into_bytes()
     };
     Ok(Report { out, error: None })
 }
@@ -379,38 +341,38 @@ fn forced_cells(analysis: &Analysis) -> (Vec<u32>, Vec<u32>) {
 }
 
 /// `[[r,c],[r,c],...]`.
-fn cells_json(s: &mut String, grid: Grid, cells: &[u32]) {
+fn cells_json(s: &mut Vec<u8>, grid: Grid, cells: impl IntoIterator<Item = impl Borrow<u32>>) {
     let mut digits = itoa::Buffer::new();
-    s.push('[');
-    for (k, &cell) in cells.iter().enumerate() {
+    s.push(b'[');
+    for (k, cell) in cells.into_iter().enumerate() {
         if k > 0 {
-            s.push(',');
+            s.push(b',');
         }
-        let (r, c) = grid.rc(cell);
-        s.push('[');
-        s.push_str(digits.format(r));
-        s.push(',');
-        s.push_str(digits.format(c));
-        s.push(']');
+        let (r, c) = grid.rc(*cell.borrow());
+        s.push(b'[');
+        s.extend_from_slice(digits.format(r).as_bytes());
+        s.push(b',');
+        s.extend_from_slice(digits.format(c).as_bytes());
+        s.push(b']');
     }
-    s.push(']');
+    s.push(b']');
 }
 
 /// The analysis as the start of a JSON object (no closing brace):
 /// `{"position", "safe", "mines", "deductions", "by_source", "unknown_left"`.
-fn forced_json(s: &mut String, shown: &str, grid: Grid, analysis: &Analysis) {
+fn forced_json(s: &mut Vec<u8>, shown: &str, grid: Grid, analysis: &Analysis) {
     let mut deds = analysis.deductions.clone();
     deds.sort_by_key(|d| d.cell);
     let (safe, mines) = forced_cells(analysis);
     let _ = write!(s, "{{\"position\":{}", json!(shown));
-    s.push_str(",\"safe\":");
+    s.extend_from_slice(b",\"safe\":");
     cells_json(s, grid, &safe);
-    s.push_str(",\"mines\":");
+    s.extend_from_slice(b",\"mines\":");
     cells_json(s, grid, &mines);
-    s.push_str(",\"deductions\":[");
+    s.extend_from_slice(b",\"deductions\":[");
     for (k, d) in deds.iter().enumerate() {
         if k > 0 {
-            s.push(',');
+            s.push(b',');
         }
         let (r, c) = grid.rc(d.cell);
         let _ = write!(
@@ -422,7 +384,7 @@ fn forced_json(s: &mut String, shown: &str, grid: Grid, analysis: &Analysis) {
         if let sapper_engine::Source::Rule { order } = d.source {
             let _ = write!(s, ",\"order\":{order}");
         }
-        s.push('}');
+        s.push(b'}');
     }
     let _ = write!(
         s,
@@ -470,54 +432,32 @@ fn probabilities_json(
     p: &Probabilities,
     layouts: Option<String>,
     micros: f64,
-) -> String {
+) -> Vec<u8> {
     let grid = board.grid();
-    // At most 24 bytes a closed cell (shortest round-trip and a comma), 5
+    // At most 25 bytes a closed cell (shortest round-trip and a comma), 5
     // for the rest, and the cell lists: grown at most once.
-    let mut s = String::with_capacity(512 + 5 * grid.len() + 24 * p.closed_cells().len());
+    let mut s = Vec::with_capacity(512 + 5 * grid.len() + 25 * p.closed_cells().len());
     match analysis {
         Some(a) => forced_json(&mut s, shown, grid, a),
         None => {
             let (safe, mines) = forced_by_count(p);
             let _ = write!(s, "{{\"position\":{}", json!(shown));
-            s.push_str(",\"safe\":");
+            s.extend_from_slice(b",\"safe\":");
             cells_json(&mut s, grid, &safe);
-            s.push_str(",\"mines\":");
+            s.extend_from_slice(b",\"mines\":");
             cells_json(&mut s, grid, &mines);
             let left = p.closed_cells().len() - safe.len() - mines.len();
             let _ = write!(s, ",\"unknown_left\":{left}");
         }
     }
-    s.push_str(",\"probabilities\":[");
-    let mut number = ryu::Buffer::new();
-    // Many cells share a value (all interior cells do): format a value once
-    // while it repeats.
-    let mut last_bits = u64::MAX;
-    let mut last = String::new();
-    for (r, row) in p.per_cell().chunks(grid.w).enumerate() {
-        s.push_str(if r == 0 { "[" } else { ",[" });
-        for (c, &x) in row.iter().enumerate() {
-            if c > 0 {
-                s.push(',');
-            }
-            if x.is_nan() {
-                s.push_str("null");
-            } else {
-                if x.to_bits() != last_bits {
-                    last_bits = x.to_bits();
-                    last.clear();
-                    last.push_str(number.format_finite(x));
-                }
-                s.push_str(&last);
-            }
-        }
-        s.push(']');
-    }
-    s.push_str("],\"safest\":");
-    cells_json(&mut s, grid, &p.safest());
+    s.extend_from_slice(b",\"probabilities\":");
+    probability_rows(&mut s, grid.w, p.per_cell());
+    s.extend_from_slice(b",\"safest\":");
+    cells_json(&mut s, grid, p.safest_cells());
     if let Some(l) = layouts {
         let _ = write!(s, ",\"layouts\":\"{l}\"");
     }
+    let mut number = ryu::Buffer::new();
     let _ = writeln!(
         s,
         ",\"log10_layouts\":{},\"error_bound\":{},\"micros\":{}}}",
@@ -526,6 +466,36 @@ fn probabilities_json(
         ryu::Buffer::new().format_finite((micros * 10.0).round() / 10.0),
     );
     s
+}
+
+/// `per_cell` as JSON rows of `w` entries: `[[p,null,...],...]`, a NaN
+/// (not a closed cell) as `null`, a probability shortest round-trip.
+fn probability_rows(s: &mut Vec<u8>, w: usize, per_cell: &[f64]) {
+    let mut number = ryu::Buffer::new();
+    // Most entries repeat the last probability written (every interior
+    // cell has the same): it is formatted once while it repeats.
+    let (mut last_bits, mut last, mut last_len) = (None, [0u8; 32], 0);
+    s.push(b'[');
+    for (r, row) in per_cell.chunks(w).enumerate() {
+        s.extend_from_slice(if r == 0 { b"[" } else { b",[" });
+        for (c, &x) in row.iter().enumerate() {
+            if c > 0 {
+                s.push(b',');
+            }
+            if x.is_nan() {
+                s.extend_from_slice(b"null");
+                continue;
+            }
+            if last_bits != Some(x.to_bits()) {
+                let text = number.format_finite(x).as_bytes();
+                last[..text.len()].copy_from_slice(text);
+                (last_bits, last_len) = (Some(x.to_bits()), text.len());
+            }
+            s.extend_from_slice(&last[..last_len]);
+        }
+        s.push(b']');
+    }
+    s.push(b']');
 }
 
 /// A closed cell's probability as a grid entry, 4 characters: `S` / `M`

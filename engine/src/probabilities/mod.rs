@@ -418,19 +418,20 @@ impl Probabilities {
     /// the error bound of the least probability (closer than that, the
     /// computation cannot tell them apart).
     pub fn safest(&self) -> Vec<u32> {
-        let Some(least) = self.least() else {
-            return Vec::new();
-        };
-        let reach = if least == 0.0 {
-            0.0
-        } else {
-            least + 2.0 * self.error_bound
+        self.safest_cells().collect()
+    }
+
+    /// [`Probabilities::safest`] without collecting them.
+    pub fn safest_cells(&self) -> impl Iterator<Item = u32> + '_ {
+        let reach = match self.least() {
+            Some(least) if least > 0.0 => least + 2.0 * self.error_bound,
+            // Forced-safe cells, or no closed cell (nothing to filter).
+            _ => 0.0,
         };
         self.closed
             .iter()
             .copied()
-            .filter(|&c| self.per_cell[c as usize] <= reach)
-            .collect()
+            .filter(move |&c| self.per_cell[c as usize] <= reach)
     }
 
     /// The exact number of layouts (with a density: of the layouts that
