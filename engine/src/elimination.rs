@@ -9,6 +9,7 @@
 //! affects speed, never a result.
 
 use crate::constraints::{Component, System};
+use hashbrown::HashTable;
 
 /// Global variable and equation ids mapped to the current component's local
 /// ids (`u32::MAX` outside it).
@@ -290,6 +291,105 @@ fn greedy_order(system: &System, component: &Component, ids: &Local<'_>) -> Vec<
     }
     debug_assert_eq!(order.len(), n, "component is connected");
     order
+}
+
+/// The states of the next layer of a programme, numbered in the order they
+/// are first reached: each a key of `width` bytes (the partial sums of the
+/// equations still open), stored back to back.
+///
+/// Most layers of real positions hold a handful of states: a key is then
+/// looked up by comparing it with each one, which costs less than hashing
+/// it. Past [`LayerStates::SCANNED`] states the keys go into a hash table.
+#[derive(Default)]
+pub(crate) struct LayerStates {
+    width: usize,
+    keys: Vec<u8>,
+    len: usize,
+    /// Whether `table` holds every key (then `hashes` holds their hashes).
+    hashed: bool,
+    table: HashTable<u32>,
+    hashes: Vec<u64>,
+}
+
+impl LayerStates {
+    /// Up to this many states, a key is found by scanning.
+    const SCANNED: usize = 8;
+
+    /// Empties the layer for keys of `width` bytes; keeps the buffers.
+    pub(crate) fn clear(&mut self, width: usize) {
+        self.width = width;
+        self.keys.clear();
+        self.len = 0;
+        if self.hashed {
+            self.table.clear();
+            self.hashes.clear();
+            self.hashed = false;
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The number of the state `key` (`width` bytes), and whether it is
+    /// new (numbered `len() - 1`).
+    #[inline]
+    pub(crate) fn find_or_insert(&mut self, key: &[u8]) -> (u32, bool) {
+        debug_assert_eq!(key.len(), self.width);
+        if !self.hashed {
+            // A layer of zero-width keys holds one state at most.
+            let found = if self.width == 0 {
+                (self.len > 0).then_some(0)
+            } else {
+                self.keys.chunks_exact(self.width).position(|k| k == key)
+            };
+            if let Some(t) = found {
+                return (t as u32, false);
+            }
+            if self.len < Self::SCANNED {
+                self.keys.extend_from_slice(key);
+                self.len += 1;
+                return (self.len as u32 - 1, true);
+            }
+            self.hash_every_key();
+        }
+        let hash = hash_key(key);
+        let (keys, width) = (&self.keys, self.width);
+        if let Some(&t) = self.table.find(hash, |&t| {
+            &keys[t as usize * width..(t as usize + 1) * width] == key
+        }) {
+            return (t, false);
+        }
+        let t = self.len as u32;
+        self.keys.extend_from_slice(key);
+        self.len += 1;
+        self.hashes.push(hash);
+        let hashes = &self.hashes;
+        self.table.insert_unique(hash, t, |&i| hashes[i as usize]);
+        (t, true)
+    }
+
+    /// Puts the keys scanned so far into the table.
+    fn hash_every_key(&mut self) {
+        self.hashed = true;
+        for t in 0..self.len {
+            let hash = hash_key(&self.keys[t * self.width..(t + 1) * self.width]);
+            self.hashes.push(hash);
+            let hashes = &self.hashes;
+            self.table
+                .insert_unique(hash, t as u32, |&i| hashes[i as usize]);
+        }
+    }
+
+    /// Moves the layer's keys into `keys` (for the next layer to build
+    /// from), taking `keys`' buffer in exchange.
+    pub(crate) fn swap_keys(&mut self, keys: &mut Vec<u8>) {
+        std::mem::swap(&mut self.keys, keys);
+    }
 }
 
 /// A fast deterministic hash of a state key.

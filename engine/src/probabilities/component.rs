@@ -36,8 +36,7 @@
 use super::number::{Count, Num};
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::{Component, System};
-use crate::elimination::{hash_key, quick_order, successor_key, Local, Slot};
-use hashbrown::HashTable;
+use crate::elimination::{quick_order, successor_key, LayerStates, Local, Slot};
 
 const NONE: u32 = u32::MAX;
 
@@ -431,10 +430,9 @@ impl From<OverBudget> for Failure {
 /// State lookup buffers, reused from one component to the next.
 #[derive(Default)]
 pub(crate) struct KeyScratch {
-    table: HashTable<u32>,
-    hashes: Vec<u64>,
+    /// The keys of the layer being built from, and of the next.
     keys: Vec<u8>,
-    next_keys: Vec<u8>,
+    states: LayerStates,
     key: Vec<u8>,
     indegree: Vec<u32>,
     /// Work since the clock was last read.
@@ -504,17 +502,13 @@ fn forward_keeping<T: Count>(
         let base = layers.state_start[step] as usize;
         let len = layers.state_start[step + 1] as usize - base;
         let KeyScratch {
-            table,
-            hashes,
             keys,
-            next_keys,
+            states,
             key,
             indegree,
             ..
         } = scratch;
-        table.clear();
-        hashes.clear();
-        next_keys.clear();
+        states.clear(next_key_width);
         indegree.clear();
         layers.succ_start.push(layers.succ.len());
         let (mut j_min, mut j_max) = (usize::MAX, 0usize);
@@ -527,32 +521,17 @@ fn forward_keeping<T: Count>(
                     layers.succ.push(NONE);
                     continue;
                 }
-                let hash = hash_key(key);
-                let found = table
-                    .find(hash, |&idx| {
-                        next_keys
-                            [idx as usize * next_key_width..(idx as usize + 1) * next_key_width]
-                            == key[..]
-                    })
-                    .copied();
-                let t = match found {
-                    Some(t) => t,
-                    None => {
-                        let t = hashes.len() as u32;
-                        next_keys.extend_from_slice(key);
-                        hashes.push(hash);
-                        indegree.push(0);
-                        table.insert_unique(hash, t, |&i| hashes[i as usize]);
-                        t
-                    }
-                };
+                let (t, new) = states.find_or_insert(key);
+                if new {
+                    indegree.push(0);
+                }
                 indegree[t as usize] += 1;
                 layers.succ.push(t);
                 j_min = j_min.min(j);
                 j_max = j_max.max(j);
             }
         }
-        let next_len = hashes.len();
+        let next_len = states.len();
         if next_len == 0 {
             return Err(Failure::NoLayout);
         }
@@ -607,7 +586,7 @@ fn forward_keeping<T: Count>(
         let most_in = *indegree.iter().max().unwrap() as f64;
         let err = layers.err[step] + T::UNIT * (1.0 + most_in);
         layers.err.push(err);
-        std::mem::swap(keys, next_keys);
+        states.swap_keys(keys);
         key_width = next_key_width;
         scratch.tick((len * (g + 1) + next_values) as u64, budget, || {
             describe(plan, system)

@@ -79,9 +79,8 @@ use crate::bitset::{
 use crate::board::{Board, Contradiction, Forced, Value};
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::{remaining_mines, Component, System};
-use crate::elimination::{choose_order, hash_key, successor_key, Local, Slot};
+use crate::elimination::{choose_order, successor_key, LayerStates, Local, Slot};
 use crate::methods::MethodError;
-use hashbrown::HashTable;
 
 mod sat;
 
@@ -266,14 +265,10 @@ struct Scratch {
     local_var: Vec<u32>,
     /// Global equation id → the current component's local id.
     local_eq: Vec<u32>,
-    /// State lookup for the layer being built: state index by key hash.
-    table: HashTable<u32>,
-    /// Hash of each state of the layer being built.
-    hashes: Vec<u64>,
-    /// Keys (partial sums of the active equations) of the current and the
-    /// next layer.
+    /// Keys (partial sums of the active equations) of the current layer,
+    /// and the states of the next.
     keys: Vec<u8>,
-    next_keys: Vec<u8>,
+    states: LayerStates,
     key: Vec<u8>,
 }
 
@@ -300,10 +295,8 @@ impl Scratch {
         Scratch {
             local_var: vec![NONE; system.frontier().len()],
             local_eq: vec![NONE; system.equations().len()],
-            table: HashTable::new(),
-            hashes: Vec::new(),
             keys: Vec::new(),
-            next_keys: Vec::new(),
+            states: LayerStates::default(),
             key: Vec::new(),
         }
     }
@@ -380,12 +373,7 @@ impl ComponentDp {
         let mut layer_start: Vec<u32> = vec![0, 1];
         let mut succ: Vec<[u32; 2]> = Vec::new();
         let Scratch {
-            table,
-            hashes,
-            keys,
-            next_keys,
-            key,
-            ..
+            keys, states, key, ..
         } = scratch;
         keys.clear();
         let mut width = 0usize;
@@ -420,11 +408,8 @@ impl ComponentDp {
                 + counts.len() * 8
                 + keys.len();
             budget.check_bytes(kept, what)?;
-            table.clear();
-            hashes.clear();
-            next_keys.clear();
+            states.clear(next_width);
             next_counts.clear();
-            let mut next_len = 0usize;
             succ.resize(next_base, [NONE; 2]);
             for s in 0..len {
                 let old_key = &keys[s * width..(s + 1) * width];
@@ -435,25 +420,11 @@ impl ComponentDp {
                     if !successor_key(plan, old_key, width, v, key) {
                         continue;
                     }
-                    let hash = hash_key(key);
-                    let found = table
-                        .find(hash, |&idx| {
-                            next_keys[idx as usize * next_width..(idx as usize + 1) * next_width]
-                                == key[..]
-                        })
-                        .copied();
-                    let idx = match found {
-                        Some(idx) => idx as usize,
-                        None => {
-                            let idx = next_len;
-                            next_len += 1;
-                            next_keys.extend_from_slice(key);
-                            next_counts.resize(next_counts.len() + next_w, 0);
-                            hashes.push(hash);
-                            table.insert_unique(hash, idx as u32, |&i| hashes[i as usize]);
-                            idx
-                        }
-                    };
+                    let (idx, new) = states.find_or_insert(key);
+                    let idx = idx as usize;
+                    if new {
+                        next_counts.resize(next_counts.len() + next_w, 0);
+                    }
                     succ[base + s][v as usize] = (next_base + idx) as u32;
                     // The successor is reached with this state's counts,
                     // plus one if the cell is a mine.
@@ -464,7 +435,7 @@ impl ComponentDp {
                     );
                 }
             }
-            if next_len == 0 {
+            if states.is_empty() {
                 let mut numbers: Vec<u32> = component
                     .equations
                     .iter()
@@ -481,8 +452,8 @@ impl ComponentDp {
                 )
                 .into());
             }
-            layer_start.push((next_base + next_len) as u32);
-            std::mem::swap(keys, next_keys);
+            layer_start.push((next_base + states.len()) as u32);
+            states.swap_keys(keys);
             std::mem::swap(&mut counts, &mut next_counts);
             width = next_width;
             widest_key = widest_key.max(width);
