@@ -316,12 +316,12 @@ fn analyse_one(
 /// order: the forced cells.
 fn forced_by_count(p: &Probabilities) -> (Vec<u32>, Vec<u32>) {
     let (mut safe, mut mines) = (Vec::new(), Vec::new());
-    for &c in p.closed_cells() {
-        let x = p.per_cell()[c as usize];
+    // Every cell in order: the others' NaN equals neither.
+    for (c, &x) in p.per_cell().iter().enumerate() {
         if x == 0.0 {
-            safe.push(c);
+            safe.push(c as u32);
         } else if x == 1.0 {
-            mines.push(c);
+            mines.push(c as u32);
         }
     }
     (safe, mines)
@@ -471,10 +471,7 @@ fn probabilities_json(
 /// `per_cell` as JSON rows of `w` entries: `[[p,null,...],...]`, a NaN
 /// (not a closed cell) as `null`, a probability shortest round-trip.
 fn probability_rows(s: &mut Vec<u8>, w: usize, per_cell: &[f64]) {
-    let mut number = ryu::Buffer::new();
-    // Most entries repeat the last probability written (every interior
-    // cell has the same): it is formatted once while it repeats.
-    let (mut last_bits, mut last, mut last_len) = (None, [0u8; 32], 0);
+    let mut formatted = Formatted::default();
     s.push(b'[');
     for (r, row) in per_cell.chunks(w).enumerate() {
         s.extend_from_slice(if r == 0 { b"[" } else { b",[" });
@@ -484,18 +481,61 @@ fn probability_rows(s: &mut Vec<u8>, w: usize, per_cell: &[f64]) {
             }
             if x.is_nan() {
                 s.extend_from_slice(b"null");
-                continue;
+            } else {
+                s.extend_from_slice(formatted.get(x));
             }
-            if last_bits != Some(x.to_bits()) {
-                let text = number.format_finite(x).as_bytes();
-                last[..text.len()].copy_from_slice(text);
-                (last_bits, last_len) = (Some(x.to_bits()), text.len());
-            }
-            s.extend_from_slice(&last[..last_len]);
         }
         s.push(b']');
     }
     s.push(b']');
+}
+
+/// Probabilities formatted shortest round-trip, the last few kept: a
+/// position's hundreds of entries take a few dozen values (every interior
+/// cell has the same, and a row goes back and forth between it and its
+/// frontier cells'), and formatting one costs hundreds of instructions.
+struct Formatted {
+    number: ryu::Buffer,
+    /// Each kept value's bits, and its text (length, bytes).
+    kept: [(u64, u8, [u8; 24]); 8],
+    /// The entry the last value found is in; the next entry to replace.
+    last: usize,
+    next: usize,
+}
+
+impl Default for Formatted {
+    fn default() -> Self {
+        Formatted {
+            number: ryu::Buffer::new(),
+            // NaN bits: never a probability's, so never found.
+            kept: [(f64::NAN.to_bits(), 0, [0; 24]); 8],
+            last: 0,
+            next: 0,
+        }
+    }
+}
+
+impl Formatted {
+    /// The text of `x` (finite).
+    fn get(&mut self, x: f64) -> &[u8] {
+        let bits = x.to_bits();
+        if self.kept[self.last].0 != bits {
+            match self.kept.iter().position(|k| k.0 == bits) {
+                Some(k) => self.last = k,
+                None => {
+                    let text = self.number.format_finite(x).as_bytes();
+                    let entry = &mut self.kept[self.next];
+                    entry.0 = bits;
+                    entry.1 = text.len() as u8;
+                    entry.2[..text.len()].copy_from_slice(text);
+                    self.last = self.next;
+                    self.next = (self.next + 1) % self.kept.len();
+                }
+            }
+        }
+        let (_, len, text) = &self.kept[self.last];
+        &text[..*len as usize]
+    }
 }
 
 /// A closed cell's probability as a grid entry, 4 characters: `S` / `M`

@@ -109,19 +109,24 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
 
         // A grid row: one byte per cell (a byte outside the table, such
         // as the first of a multi-byte character, is an error there).
-        let row_start = cells.len();
-        for (k, &b) in line.as_bytes().iter().enumerate() {
-            let Some(cell) = CELL_OF_BYTE[b as usize] else {
-                let ch = line[k..].chars().next().expect("a character starts here");
-                return Err(FormatError::at(
-                    path,
-                    line_no,
-                    char_column(line, k),
-                    format!("unexpected {}; expected {CELL_CHARS}", quote_char(ch)),
-                ));
-            };
-            cells.push(cell);
+        // Checked first, then converted in one tight pass.
+        if let Some(k) = line
+            .bytes()
+            .position(|b| CELL_OF_BYTE[b as usize].is_none())
+        {
+            let ch = line[k..].chars().next().expect("a character starts here");
+            return Err(FormatError::at(
+                path,
+                line_no,
+                char_column(line, k),
+                format!("unexpected {}; expected {CELL_CHARS}", quote_char(ch)),
+            ));
         }
+        let row_start = cells.len();
+        cells.extend(
+            line.bytes()
+                .map(|b| CELL_OF_BYTE[b as usize].unwrap_or(Cell::Unknown)),
+        );
         let len = cells.len() - row_start;
         if row_lines.is_empty() {
             width = len;
@@ -161,8 +166,12 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
     };
 
     if let Some((line_no, total, column)) = total {
-        let flags = cells.iter().filter(|&&c| c == Cell::Mine).count() as u64;
-        let closed = cells.iter().filter(|&&c| c == Cell::Unknown).count() as u64;
+        let (flags, closed) = cells.iter().fold((0u64, 0u64), |(f, u), &c| {
+            (
+                f + u64::from(c == Cell::Mine),
+                u + u64::from(c == Cell::Unknown),
+            )
+        });
         // The flags are mines, so the total is at least their number…
         if (total as u64) < flags {
             return Err(FormatError::at(

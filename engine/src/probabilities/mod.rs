@@ -407,10 +407,8 @@ impl Probabilities {
     /// The least mine probability of a closed cell (`None` when no cell is
     /// closed).
     pub fn least(&self) -> Option<f64> {
-        self.closed
-            .iter()
-            .map(|&c| self.per_cell[c as usize])
-            .reduce(f64::min)
+        // Every cell in order; the others' NaN are no minimum.
+        (!self.closed.is_empty()).then(|| self.per_cell.iter().copied().fold(f64::NAN, f64::min))
     }
 
     /// The closed cells of least mine probability, in cell order: the
@@ -428,10 +426,8 @@ impl Probabilities {
             // Forced-safe cells, or no closed cell (nothing to filter).
             _ => 0.0,
         };
-        self.closed
-            .iter()
-            .copied()
-            .filter(move |&c| self.per_cell[c as usize] <= reach)
+        // Every cell in order; the others' NaN are below no reach.
+        (0..self.per_cell.len() as u32).filter(move |&c| self.per_cell[c as usize] <= reach)
     }
 
     /// The exact number of layouts (with a density: of the layouts that
