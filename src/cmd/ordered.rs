@@ -34,6 +34,8 @@ where
             slots: (0..window).map(|_| None).collect(),
             printed: 0,
             stopped: false,
+            printer_waits: false,
+            workers_waiting: 0,
         }),
         arrived: Condvar::new(),
         room: Condvar::new(),
@@ -61,7 +63,7 @@ where
                     let run = (st.printed..count.min(st.printed + window))
                         .take_while(|&j| st.slots[j % window].is_some())
                         .count();
-                    if run >= (window / 4).max(1).min(count - st.printed) {
+                    if st.printer_waits && run >= (window / 4).max(1).min(count - st.printed) {
                         shared.arrived.notify_one();
                     }
                 }
@@ -78,7 +80,9 @@ where
                     if st.stopped {
                         break 'printing; // a worker panicked: the scope says so
                     }
+                    st.printer_waits = true;
                     st = shared.arrived.wait(st).unwrap_or_else(|e| e.into_inner());
+                    st.printer_waits = false;
                 }
             };
             if let Err(e) = print(i, result) {
@@ -86,8 +90,11 @@ where
                 shared.stop();
                 break;
             }
-            shared.lock().printed = i + 1;
-            shared.room.notify_all();
+            let mut st = shared.lock();
+            st.printed = i + 1;
+            if st.workers_waiting > 0 {
+                shared.room.notify_all();
+            }
         }
         outcome
     })
@@ -120,6 +127,10 @@ struct State<R> {
     /// Items `0..printed` are printed.
     printed: usize,
     stopped: bool,
+    /// Who waits on the condition variables: each notification is a
+    /// system call, made only when someone waits.
+    printer_waits: bool,
+    workers_waiting: usize,
 }
 
 impl<R> Shared<R> {
@@ -134,7 +145,9 @@ impl<R> Shared<R> {
     fn wait_for_room(&self, i: usize, window: usize) -> bool {
         let mut st = self.lock();
         while !st.stopped && i >= st.printed + window {
+            st.workers_waiting += 1;
             st = self.room.wait(st).unwrap_or_else(|e| e.into_inner());
+            st.workers_waiting -= 1;
         }
         !st.stopped
     }
