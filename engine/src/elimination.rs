@@ -83,17 +83,16 @@ pub(crate) struct Cost {
     pub widest_layer: f64,
 }
 
-/// A cheap order for the counting programme: breadth-first from the
-/// component's first cell when its
-/// estimated work is at most `per_cell` per variable — then no order can
-/// save much — else [`choose_order`]. Most frontier components of real
-/// play are chains along an opening, which breadth-first order walks end to
-/// end, and it costs a fraction of the greedy search.
-pub(crate) fn quick_order(
+/// The counting programme's first choice of order: breadth-first from
+/// the component's first cell. Most frontier components of real play are
+/// chains along an opening, which breadth-first order walks end to end, and
+/// it costs a fraction of the greedy search; the counter estimates the
+/// programme this order gives as it builds it and turns to
+/// [`choose_order`] when it would hold too many states.
+pub(crate) fn breadth_first_order(
     system: &System,
     component: &Component,
     ids: &Local<'_>,
-    per_cell: f64,
 ) -> Vec<u32> {
     let n = component.vars.len();
     let mut dist = vec![u32::MAX; n];
@@ -101,16 +100,7 @@ pub(crate) fn quick_order(
     // The first cell in board order is at an end of the component (its
     // top row), as good a start for a chain as the far end of a search.
     breadth_first(system, ids, component.vars[0], &mut dist, &mut queue);
-    // A component this small cannot hold many states in any sensible
-    // order: estimating costs more than it could save.
-    if n <= SMALL_COMPONENT {
-        return queue;
-    }
-    let enough = per_cell * n as f64;
-    if estimated_cost(system, component, &queue, ids, enough).states <= enough {
-        return queue;
-    }
-    choose_order(system, component, ids).0
+    queue
 }
 
 /// Breadth-first search over the component from `from` (cells are
@@ -151,9 +141,10 @@ fn breadth_first(
     far
 }
 
-/// Components of at most this many cells take the breadth-first order of
-/// [`quick_order`] unexamined.
-const SMALL_COMPONENT: usize = 32;
+/// Components of at most this many cells cannot hold many states in any
+/// sensible order: their orders are not examined further (the counter's
+/// breadth-first order, [`choose_order`]'s sweeps).
+pub(crate) const SMALL_COMPONENT: usize = 32;
 
 /// The number of cells of each of `component`'s equations (local ids):
 /// the cells each has left to decide before any is decided.

@@ -35,8 +35,9 @@
 
 use super::number::{Count, Num};
 use crate::budget::{Budget, OverBudget};
-use crate::constraints::{Component, System};
-use crate::elimination::{quick_order, successor_key, LayerStates, Local, Slot};
+use crate::constraints::{Component, Equation, System};
+use crate::elimination::{breadth_first_order, choose_order, partial_sum_range};
+use crate::elimination::{successor_key, LayerStates, Local, Slot, SMALL_COMPONENT};
 
 const NONE: u32 = u32::MAX;
 
@@ -58,9 +59,10 @@ const fn binomials() -> [[u32; 9]; 9] {
     t
 }
 
-/// The row sweep is taken as the elimination order when its estimated
-/// states average at most this per cell (see `elimination::quick_order`).
-const SWEEP_IS_GOOD_ENOUGH: f64 = 256.0;
+/// The breadth-first order is kept when the programme it gives is
+/// estimated to hold at most this many states per cell
+/// ([`Plan::rebuild`]); beyond, the greedy order is worth its cost.
+const BREADTH_FIRST_IS_GOOD_ENOUGH: f64 = 256.0;
 
 /// Work units (state transitions and values touched) between two reads of
 /// the clock.
@@ -114,15 +116,36 @@ impl Plan {
         for (l, &e) in component.equations.iter().enumerate() {
             scratch.local_eq[e as usize] = l as u32;
         }
-        let order = quick_order(
-            system,
-            component,
-            &Local {
+        let local = Local {
+            var: &scratch.local_var,
+            eq: &scratch.local_eq,
+        };
+        let order = breadth_first_order(system, component, &local);
+        let n = component.vars.len();
+        let states = self.build(system, component, scratch, &order);
+        if n > SMALL_COMPONENT && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n as f64 {
+            let local = Local {
                 var: &scratch.local_var,
                 eq: &scratch.local_eq,
-            },
-            SWEEP_IS_GOOD_ENOUGH,
-        );
+            };
+            let (order, _) = choose_order(system, component, &local);
+            self.build(system, component, scratch, &order);
+        }
+    }
+
+    /// The plan along `order` (the component's variables, global ids;
+    /// `scratch` holds their local ids); returns an upper bound on the
+    /// states of its programme: the sum over its layers of the product,
+    /// over the equations open after the step, of the values their
+    /// partial sums can take.
+    fn build(
+        &mut self,
+        system: &System,
+        component: &Component,
+        scratch: &mut PlanScratch,
+        order: &[u32],
+    ) -> f64 {
+        let mut states = 0.0;
         // Group ids in order of the groups' first cells. Cells of one group
         // share their first equation, so a cell's group, if it has one
         // already, is among that equation's cells.
@@ -130,7 +153,7 @@ impl Plan {
         scratch.group_of.clear();
         scratch.group_of.resize(n, NONE);
         scratch.group_len.clear();
-        for &v in &order {
+        for &v in order {
             let eqs = system.equations_of(v);
             let first = system.equation(eqs[0]);
             let mut group = NONE;
@@ -161,7 +184,7 @@ impl Plan {
         let cells = &mut self.cells;
         cells.clear();
         cells.resize(n, 0);
-        for &v in &order {
+        for &v in order {
             let g = scratch.group_of[scratch.local_var[v as usize] as usize] as usize;
             cells[scratch.group_len[g] as usize] = v;
             scratch.group_len[g] += 1;
@@ -196,18 +219,26 @@ impl Plan {
                 scratch.in_group[local_eq[e as usize] as usize] = g as u32 + 1;
             }
             scratch.next_active.clear();
+            // The states after the step: at most the product of the
+            // values each equation still open can hold.
+            let mut layer = 1.0;
+            let mut open = |eq: &Equation, add: bool, left_after: u8| {
+                slots.push(Slot {
+                    add,
+                    target: eq.target,
+                    left_after,
+                });
+                let decided = eq.vars.len() as u8 - left_after;
+                layer *= partial_sum_range(eq.target, decided, left_after) as f64;
+                left_after > 0
+            };
             for &le in &scratch.active {
                 let add = scratch.in_group[le as usize] == g as u32 + 1;
                 if add {
                     scratch.left[le as usize] -= size;
                 }
                 let eq = system.equation(component.equations[le as usize]);
-                slots.push(Slot {
-                    add,
-                    target: eq.target,
-                    left_after: scratch.left[le as usize],
-                });
-                if scratch.left[le as usize] > 0 {
+                if open(eq, add, scratch.left[le as usize]) {
                     scratch.next_active.push(le);
                 }
             }
@@ -218,20 +249,17 @@ impl Plan {
                 }
                 scratch.opened[le as usize] = true;
                 scratch.left[le as usize] -= size;
-                slots.push(Slot {
-                    add: true,
-                    target: system.equation(e).target,
-                    left_after: scratch.left[le as usize],
-                });
-                if scratch.left[le as usize] > 0 {
+                if open(system.equation(e), true, scratch.left[le as usize]) {
                     scratch.next_active.push(le);
                 }
             }
+            states += layer;
             std::mem::swap(&mut scratch.active, &mut scratch.next_active);
         }
         slot_start.push(slots.len() as u32);
         debug_assert!(scratch.active.is_empty(), "every equation closes");
         self.first_cell = system.cell(component.vars[0]);
+        states
     }
 
     pub fn groups(&self) -> usize {
