@@ -159,7 +159,13 @@ mod tests {
                 .try_get_matches_from(*line)
                 .unwrap();
             let whole = Cli::command().try_get_matches_from(*line).unwrap();
-            assert_eq!(format!("{fast:?}"), format!("{whole:?}"), "{line:?}");
+            // The subcommand's matches (the parents differ in what else
+            // they know of: debug builds list it).
+            assert_eq!(
+                format!("{:?}", fast.subcommand()),
+                format!("{:?}", whole.subcommand()),
+                "{line:?}"
+            );
         }
     }
 }
