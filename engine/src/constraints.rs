@@ -45,7 +45,7 @@
 //! programme deciding cells one by one, a counting pass weighing them — reads
 //! both directions without searching.
 
-use crate::board::{Board, Contradiction};
+use crate::board::{Board, Cell, Contradiction};
 use crate::grid::Grid;
 
 const NONE: u32 = u32::MAX;
@@ -230,14 +230,21 @@ impl System {
         let equations = &mut self.equations;
         equations.clear();
         let mut frontier_cells = 0usize;
-        for i in 0..n {
+        let cells = board.cells();
+        for (i, cell) in cells.iter().enumerate() {
+            if !matches!(cell, Cell::Revealed(_)) {
+                continue;
+            }
+            let i = i as u32;
             // The board keeps each number's effective value and closed
             // neighbours: most numbers are settled (no closed neighbour)
             // and are checked without reading their neighbourhood.
             let Some((need, closed)) = board.effective(i) else {
                 continue;
             };
-            check_number(i, need, closed)?;
+            if !(0..=closed as i32).contains(&need) {
+                check_number(i, need, closed)?; // says what is wrong
+            }
             if closed == 0 {
                 continue; // satisfied, constrains nothing
             }
@@ -266,15 +273,15 @@ impl System {
         // Sized exactly: no growing on the way.
         frontier.reserve(frontier_cells);
         interior.reserve(board.unknown_count() as usize - frontier_cells);
-        for i in 0..n {
-            if !board.cell(i).is_unknown() {
+        for ((i, cell), var) in cells.iter().enumerate().zip(var_of.iter_mut()) {
+            if !cell.is_unknown() {
                 continue;
             }
-            if var_of[i as usize] == NONE {
-                interior.push(i);
+            if *var == NONE {
+                interior.push(i as u32);
             } else {
-                var_of[i as usize] = frontier.len() as u32;
-                frontier.push(i);
+                *var = frontier.len() as u32;
+                frontier.push(i as u32);
             }
         }
         let var_equations = &mut self.var_equations;
