@@ -225,8 +225,12 @@ impl Around {
 impl Board {
     pub fn new(grid: Grid, cells: Vec<Cell>, total_mines: Option<u32>) -> Board {
         assert_eq!(cells.len(), grid.len());
-        let known_mines = cells.iter().filter(|c| **c == Cell::Mine).count() as u32;
-        let unknown = cells.iter().filter(|c| c.is_unknown()).count() as u32;
+        let (known_mines, unknown) = cells.iter().fold((0, 0), |(m, u), c| {
+            (
+                m + u32::from(*c == Cell::Mine),
+                u + u32::from(c.is_unknown()),
+            )
+        });
         let around = Board::count_around(grid, &cells);
         Board {
             grid,
