@@ -4,8 +4,10 @@
 //! Both programmes decide a component's cells one by one; the state after a
 //! prefix is the vector of partial sums of the *active* equations (some
 //! cells decided, some not), so the cost is the number of such vectors per
-//! layer. [`choose_order`] picks an order that keeps that number small;
-//! [`hash_key`] hashes a state's vector of partial sums. The order only
+//! layer. [`choose_order`] picks an order that keeps that number small
+//! ([`breadth_first_order`] is the counter's cheap first choice);
+//! [`successor_key`] is the one transition both walk, and [`LayerStates`]
+//! numbers the states of a layer as they are reached. The order only
 //! affects speed, never a result.
 
 use crate::constraints::{Component, System};
