@@ -173,8 +173,24 @@ impl<R> Drop for StopOnPanic<'_, R> {
 mod tests {
     use super::*;
 
+    /// `f()`, or a failure if it takes over a minute: a bug here is as
+    /// likely a hang (a result never printed) as a wrong order.
+    fn within_a_minute<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(f());
+        });
+        result
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("finished within a minute (not hung)")
+    }
+
     #[test]
     fn results_are_printed_in_order_whatever_the_threads_and_window() {
+        within_a_minute(in_order_whatever_the_threads_and_window);
+    }
+
+    fn in_order_whatever_the_threads_and_window() {
         for threads in [1, 2, 3, 8] {
             for window in [1, 2, 5, 64] {
                 let mut printed = Vec::new();
@@ -203,6 +219,10 @@ mod tests {
 
     #[test]
     fn no_item_runs_more_than_the_window_ahead_of_the_printing() {
+        within_a_minute(never_more_than_the_window_ahead);
+    }
+
+    fn never_more_than_the_window_ahead() {
         let printed = AtomicUsize::new(0);
         let furthest_ahead = AtomicUsize::new(0);
         map_in_order(
@@ -226,6 +246,10 @@ mod tests {
 
     #[test]
     fn a_print_error_stops_the_work_and_is_returned() {
+        within_a_minute(print_error_stops_the_work);
+    }
+
+    fn print_error_stops_the_work() {
         let started = AtomicUsize::new(0);
         let result = map_in_order(
             10_000,
@@ -249,19 +273,24 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "a scoped thread panicked")]
     fn a_panicking_worker_is_reported_not_waited_for() {
-        let _ = map_in_order(
-            20,
-            2,
-            4,
-            || (),
-            |_, i| {
-                if i == 5 {
-                    panic!("item 5");
-                }
-            },
-            |_, ()| Ok::<(), ()>(()),
-        );
+        let panicked = within_a_minute(|| {
+            std::panic::catch_unwind(|| {
+                map_in_order(
+                    20,
+                    2,
+                    4,
+                    || (),
+                    |_, i| {
+                        if i == 5 {
+                            panic!("item 5");
+                        }
+                    },
+                    |_, ()| Ok::<(), ()>(()),
+                )
+            })
+            .is_err()
+        });
+        assert!(panicked, "the worker's panic reaches the caller");
     }
 }
