@@ -14,10 +14,32 @@ use crate::constraints::{Component, System};
 use hashbrown::HashTable;
 
 /// Global variable and equation ids mapped to the current component's local
-/// ids (`u32::MAX` outside it).
-pub(crate) struct Local<'a> {
-    pub var: &'a [u32],
-    pub eq: &'a [u32],
+/// ids (`u32::MAX` outside it, or a component numbered before), kept from
+/// one component to the next.
+#[derive(Default)]
+pub(crate) struct Local {
+    pub var: Vec<u32>,
+    pub eq: Vec<u32>,
+}
+
+impl Local {
+    /// Sized for `system`'s variables and equations, every id outside.
+    pub(crate) fn prepare(&mut self, system: &System) {
+        self.var.clear();
+        self.var.resize(system.frontier().len(), u32::MAX);
+        self.eq.clear();
+        self.eq.resize(system.equations().len(), u32::MAX);
+    }
+
+    /// Numbers `component`'s variables and equations locally.
+    pub(crate) fn localise(&mut self, component: &Component) {
+        for (l, &v) in component.vars.iter().enumerate() {
+            self.var[v as usize] = l as u32;
+        }
+        for (l, &e) in component.equations.iter().enumerate() {
+            self.eq[e as usize] = l as u32;
+        }
+    }
 }
 
 /// The number of values the partial sum of an equation with target `t`
@@ -41,7 +63,7 @@ pub(crate) fn partial_sum_range(t: u8, decided: u8, left: u8) -> u32 {
 pub(crate) fn choose_order(
     system: &System,
     component: &Component,
-    ids: &Local<'_>,
+    ids: &Local,
 ) -> (Vec<u32>, Cost) {
     let mut best = greedy_order(system, component, ids);
     if component.vars.len() <= 16 {
@@ -91,11 +113,7 @@ pub(crate) struct Cost {
 /// it costs a fraction of the greedy search; the counter estimates the
 /// programme this order gives as it builds it and turns to
 /// [`choose_order`] when it would hold too many states.
-pub(crate) fn breadth_first_order(
-    system: &System,
-    component: &Component,
-    ids: &Local<'_>,
-) -> Vec<u32> {
+pub(crate) fn breadth_first_order(system: &System, component: &Component, ids: &Local) -> Vec<u32> {
     let n = component.vars.len();
     let mut dist = vec![u32::MAX; n];
     let mut queue = Vec::with_capacity(n);
@@ -111,7 +129,7 @@ pub(crate) fn breadth_first_order(
 /// (ties: the lowest id).
 fn breadth_first(
     system: &System,
-    ids: &Local<'_>,
+    ids: &Local,
     from: u32,
     dist: &mut [u32],
     queue: &mut Vec<u32>,
@@ -166,7 +184,7 @@ fn estimated_cost(
     system: &System,
     component: &Component,
     order: &[u32],
-    ids: &Local<'_>,
+    ids: &Local,
     give_up: f64,
 ) -> Cost {
     let m = component.equations.len();
@@ -211,7 +229,7 @@ fn estimated_cost(
 /// start, then cell index. A candidate's factor only changes when an
 /// equation it shares with the decided cell changes, so factors are cached
 /// and refreshed for those cells only.
-fn greedy_order(system: &System, component: &Component, ids: &Local<'_>) -> Vec<u32> {
+fn greedy_order(system: &System, component: &Component, ids: &Local) -> Vec<u32> {
     let n = component.vars.len();
     let local = |x: u32| ids.var[x as usize] as usize;
     let mut dist = vec![u32::MAX; n];
@@ -333,37 +351,37 @@ impl LayerStates {
     #[inline]
     pub(crate) fn find_or_insert(&mut self, key: &[u8]) -> (u32, bool) {
         debug_assert_eq!(key.len(), self.width);
-        if !self.hashed {
+        let found = if self.hashed {
+            let hash = hash_key(key);
+            let (keys, width) = (&self.keys, self.width);
+            let found = self
+                .table
+                .find(hash, |&t| {
+                    &keys[t as usize * width..(t as usize + 1) * width] == key
+                })
+                .copied();
+            if found.is_none() {
+                self.index(self.len as u32, hash);
+            }
+            found
+        } else if self.width == 0 {
             // A layer of zero-width keys holds one state at most.
-            let found = if self.width == 0 {
-                (self.len > 0).then_some(0)
-            } else {
-                self.keys.chunks_exact(self.width).position(|k| k == key)
-            };
-            if let Some(t) = found {
-                return (t as u32, false);
-            }
-            if self.len < Self::SCANNED {
-                self.keys.extend_from_slice(key);
-                self.len += 1;
-                return (self.len as u32 - 1, true);
-            }
-            self.hash_every_key();
-        }
-        let hash = hash_key(key);
-        let (keys, width) = (&self.keys, self.width);
-        if let Some(&t) = self.table.find(hash, |&t| {
-            &keys[t as usize * width..(t as usize + 1) * width] == key
-        }) {
+            (self.len > 0).then_some(0)
+        } else {
+            self.keys
+                .chunks_exact(self.width)
+                .position(|k| k == key)
+                .map(|t| t as u32)
+        };
+        if let Some(t) = found {
             return (t, false);
         }
-        let t = self.len as u32;
         self.keys.extend_from_slice(key);
         self.len += 1;
-        self.hashes.push(hash);
-        let hashes = &self.hashes;
-        self.table.insert_unique(hash, t, |&i| hashes[i as usize]);
-        (t, true)
+        if !self.hashed && self.len > Self::SCANNED {
+            self.hash_every_key();
+        }
+        (self.len as u32 - 1, true)
     }
 
     /// Puts the keys scanned so far into the table.
@@ -371,11 +389,15 @@ impl LayerStates {
         self.hashed = true;
         for t in 0..self.len {
             let hash = hash_key(&self.keys[t * self.width..(t + 1) * self.width]);
-            self.hashes.push(hash);
-            let hashes = &self.hashes;
-            self.table
-                .insert_unique(hash, t as u32, |&i| hashes[i as usize]);
+            self.index(t as u32, hash);
         }
+    }
+
+    /// Files state `t`, of hash `hash`, in the table.
+    fn index(&mut self, t: u32, hash: u64) {
+        self.hashes.push(hash);
+        let hashes = &self.hashes;
+        self.table.insert_unique(hash, t, |&i| hashes[i as usize]);
     }
 
     /// Moves the layer's keys into `keys` (for the next layer to build

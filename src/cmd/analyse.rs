@@ -10,7 +10,6 @@ use sapper_engine::probabilities::{Probabilities, ProbabilityError};
 use sapper_engine::solver::{analyse_position_with, Analysis, Layers};
 use sapper_engine::{Board, Cell, Grid, Position, Value};
 use serde_json::json;
-use std::borrow::Borrow;
 use std::fmt::Write as _;
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -341,14 +340,14 @@ fn forced_cells(analysis: &Analysis) -> (Vec<u32>, Vec<u32>) {
 }
 
 /// `[[r,c],[r,c],...]`.
-fn cells_json(s: &mut Vec<u8>, grid: Grid, cells: impl IntoIterator<Item = impl Borrow<u32>>) {
+fn cells_json(s: &mut Vec<u8>, grid: Grid, cells: impl IntoIterator<Item = u32>) {
     let mut digits = itoa::Buffer::new();
     s.push(b'[');
     for (k, cell) in cells.into_iter().enumerate() {
         if k > 0 {
             s.push(b',');
         }
-        let (r, c) = grid.rc(*cell.borrow());
+        let (r, c) = grid.rc(cell);
         s.push(b'[');
         s.extend_from_slice(digits.format(r).as_bytes());
         s.push(b',');
@@ -366,9 +365,9 @@ fn forced_json(s: &mut Vec<u8>, shown: &str, grid: Grid, analysis: &Analysis) {
     let (safe, mines) = forced_cells(analysis);
     let _ = write!(s, "{{\"position\":{}", json!(shown));
     s.extend_from_slice(b",\"safe\":");
-    cells_json(s, grid, &safe);
+    cells_json(s, grid, safe.iter().copied());
     s.extend_from_slice(b",\"mines\":");
-    cells_json(s, grid, &mines);
+    cells_json(s, grid, mines.iter().copied());
     s.extend_from_slice(b",\"deductions\":[");
     for (k, d) in deds.iter().enumerate() {
         if k > 0 {
@@ -443,9 +442,9 @@ fn probabilities_json(
             let (safe, mines) = forced_by_count(p);
             let _ = write!(s, "{{\"position\":{}", json!(shown));
             s.extend_from_slice(b",\"safe\":");
-            cells_json(&mut s, grid, &safe);
+            cells_json(&mut s, grid, safe.iter().copied());
             s.extend_from_slice(b",\"mines\":");
-            cells_json(&mut s, grid, &mines);
+            cells_json(&mut s, grid, mines.iter().copied());
             let left = p.closed_cells().len() - safe.len() - mines.len();
             let _ = write!(s, ",\"unknown_left\":{left}");
         }

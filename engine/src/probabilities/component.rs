@@ -85,8 +85,7 @@ pub(crate) struct Plan {
 /// Buffers for building plans, sized to the system.
 #[derive(Default)]
 pub(crate) struct PlanScratch {
-    local_var: Vec<u32>,
-    local_eq: Vec<u32>,
+    local: Local,
     group_of: Vec<u32>,
     left: Vec<u8>,
     opened: Vec<bool>,
@@ -99,10 +98,7 @@ pub(crate) struct PlanScratch {
 
 impl PlanScratch {
     pub fn prepare(&mut self, system: &System) {
-        self.local_var.clear();
-        self.local_var.resize(system.frontier().len(), NONE);
-        self.local_eq.clear();
-        self.local_eq.resize(system.equations().len(), NONE);
+        self.local.prepare(system);
     }
 }
 
@@ -110,25 +106,12 @@ impl Plan {
     /// Groups the component's cells and orders the groups, reusing this
     /// plan's buffers.
     pub fn rebuild(&mut self, system: &System, component: &Component, scratch: &mut PlanScratch) {
-        for (l, &v) in component.vars.iter().enumerate() {
-            scratch.local_var[v as usize] = l as u32;
-        }
-        for (l, &e) in component.equations.iter().enumerate() {
-            scratch.local_eq[e as usize] = l as u32;
-        }
-        let local = Local {
-            var: &scratch.local_var,
-            eq: &scratch.local_eq,
-        };
-        let order = breadth_first_order(system, component, &local);
+        scratch.local.localise(component);
+        let order = breadth_first_order(system, component, &scratch.local);
         let n = component.vars.len();
         let states = self.build(system, component, scratch, &order);
         if n > SMALL_COMPONENT && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n as f64 {
-            let local = Local {
-                var: &scratch.local_var,
-                eq: &scratch.local_eq,
-            };
-            let (order, _) = choose_order(system, component, &local);
+            let (order, _) = choose_order(system, component, &scratch.local);
             self.build(system, component, scratch, &order);
         }
     }
@@ -158,7 +141,7 @@ impl Plan {
             let first = system.equation(eqs[0]);
             let mut group = NONE;
             for &u in first.vars.as_slice() {
-                let gu = scratch.group_of[scratch.local_var[u as usize] as usize];
+                let gu = scratch.group_of[scratch.local.var[u as usize] as usize];
                 if gu != NONE && system.equations_of(u) == eqs {
                     group = gu;
                     break;
@@ -168,7 +151,7 @@ impl Plan {
                 group = scratch.group_len.len() as u32;
                 scratch.group_len.push(0);
             }
-            scratch.group_of[scratch.local_var[v as usize] as usize] = group;
+            scratch.group_of[scratch.local.var[v as usize] as usize] = group;
             scratch.group_len[group as usize] += 1;
         }
         let groups = scratch.group_len.len();
@@ -185,7 +168,7 @@ impl Plan {
         cells.clear();
         cells.resize(n, 0);
         for &v in order {
-            let g = scratch.group_of[scratch.local_var[v as usize] as usize] as usize;
+            let g = scratch.group_of[scratch.local.var[v as usize] as usize] as usize;
             cells[scratch.group_len[g] as usize] = v;
             scratch.group_len[g] += 1;
         }
@@ -213,7 +196,7 @@ impl Plan {
             slot_start.push(slots.len() as u32);
             let size = (group_start[g + 1] - group_start[g]) as u8;
             let eqs = system.equations_of(cells[group_start[g] as usize]);
-            let local_eq = &scratch.local_eq;
+            let local_eq = &scratch.local.eq;
             // Mark the group's equations (stamp g + 1).
             for &e in eqs {
                 scratch.in_group[local_eq[e as usize] as usize] = g as u32 + 1;

@@ -178,8 +178,8 @@ pub fn find_within(
     let mut scratch = Scratch::new(&system);
     let mut orders = Vec::with_capacity(components.len());
     for component in &components {
-        scratch.localise(component);
-        let (order, cost) = choose_order(&system, component, &scratch.local());
+        scratch.local.localise(component);
+        let (order, cost) = choose_order(&system, component, &scratch.local);
         if cost.widest_layer > limits.widest_layer || cost.states > limits.states {
             profile.sat = true;
             profile.largest_component = components.iter().map(|c| c.vars.len()).max().unwrap_or(0);
@@ -261,10 +261,8 @@ pub fn find_within(
 
 /// Per-call buffers, reused from one component to the next.
 struct Scratch {
-    /// Global variable id → the current component's local id.
-    local_var: Vec<u32>,
-    /// Global equation id → the current component's local id.
-    local_eq: Vec<u32>,
+    /// Global variable and equation ids → the current component's.
+    local: Local,
     /// Keys (partial sums of the active equations) of the current layer,
     /// and the states of the next.
     keys: Vec<u8>,
@@ -273,28 +271,13 @@ struct Scratch {
 }
 
 impl Scratch {
-    /// Numbers the component's variables and equations locally.
-    fn localise(&mut self, component: &Component) {
-        for (l, &v) in component.vars.iter().enumerate() {
-            self.local_var[v as usize] = l as u32;
-        }
-        for (l, &e) in component.equations.iter().enumerate() {
-            self.local_eq[e as usize] = l as u32;
-        }
-    }
-
-    /// The local ids, as the elimination orders read them.
-    fn local(&self) -> Local<'_> {
-        Local {
-            var: &self.local_var,
-            eq: &self.local_eq,
-        }
-    }
-
     fn new(system: &System) -> Scratch {
         Scratch {
-            local_var: vec![NONE; system.frontier().len()],
-            local_eq: vec![NONE; system.equations().len()],
+            local: {
+                let mut local = Local::default();
+                local.prepare(system);
+                local
+            },
             keys: Vec::new(),
             states: LayerStates::default(),
             key: Vec::new(),
@@ -358,7 +341,7 @@ impl ComponentDp {
         scratch: &mut Scratch,
     ) -> Result<ComponentDp, MethodError> {
         let n = component.vars.len();
-        scratch.localise(component);
+        scratch.local.localise(component);
         let (slots, slot_start) = step_plans(system, component, &order, scratch);
         let stride = ((n as f64).sqrt().ceil() as usize).max(1);
         let words_at = |i: usize| words_at(count_mines, i);
@@ -618,7 +601,7 @@ fn step_plans(
     for &x in order {
         start.push(slots.len());
         let eqs_of_x = system.equations_of(x);
-        let touches = |le: u32| eqs_of_x.iter().any(|&e| scratch.local_eq[e as usize] == le);
+        let touches = |le: u32| eqs_of_x.iter().any(|&e| scratch.local.eq[e as usize] == le);
         next_active.clear();
         for &le in &active {
             let add = touches(le);
@@ -636,7 +619,7 @@ fn step_plans(
             }
         }
         for &e in eqs_of_x {
-            let le = scratch.local_eq[e as usize];
+            let le = scratch.local.eq[e as usize];
             if opened[le as usize] {
                 continue;
             }
