@@ -137,6 +137,17 @@ impl Contradiction {
     }
 }
 
+/// The flags (`Mine`) and the closed cells (`Unknown`) among `cells`, counted
+/// in one pass. At most `u32::MAX` cells (a board's limit).
+pub(crate) fn flags_and_closed(cells: &[Cell]) -> (u32, u32) {
+    cells.iter().fold((0, 0), |(f, u), &c| {
+        (
+            f + u32::from(c == Cell::Mine),
+            u + u32::from(c.is_unknown()),
+        )
+    })
+}
+
 /// Ground truth of a field (thesis layout): where the mines are, every
 /// cell's number, and which cells are open at the start.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -225,12 +236,7 @@ impl Around {
 impl Board {
     pub fn new(grid: Grid, cells: Vec<Cell>, total_mines: Option<u32>) -> Board {
         assert_eq!(cells.len(), grid.len());
-        let (known_mines, unknown) = cells.iter().fold((0, 0), |(m, u), c| {
-            (
-                m + u32::from(*c == Cell::Mine),
-                u + u32::from(c.is_unknown()),
-            )
-        });
+        let (known_mines, unknown) = flags_and_closed(&cells);
         let around = Board::count_around(grid, &cells);
         Board {
             grid,

@@ -56,25 +56,34 @@ const NONE: u32 = u32::MAX;
 /// `Ok` iff some assignment of those neighbours satisfies it on its own.
 #[inline]
 pub fn check_number(cell: u32, need: i32, closed: u32) -> Result<(), Contradiction> {
+    // The consistent case is decided inline (hundreds of thousands of
+    // numbers in a game of play); only a contradiction is worded.
+    if (0..=closed as i64).contains(&(need as i64)) {
+        return Ok(());
+    }
+    Err(number_contradiction(cell, need, closed))
+}
+
+/// What is wrong with a number [`check_number`] rejects.
+#[cold]
+#[inline(never)]
+fn number_contradiction(cell: u32, need: i32, closed: u32) -> Contradiction {
     if need < 0 {
-        return Err(Contradiction::new(
+        Contradiction::new(
             vec![cell],
             "more known mines (flagged or proven) around it than its number",
-        ));
-    }
-    if closed == 0 && need != 0 {
-        return Err(Contradiction::new(
+        )
+    } else if closed == 0 {
+        Contradiction::new(
             vec![cell],
             format!("number needs {need} more mines but has no closed neighbour"),
-        ));
-    }
-    if need as u32 > closed {
-        return Err(Contradiction::new(
+        )
+    } else {
+        Contradiction::new(
             vec![cell],
             format!("number needs {need} mines among {closed} closed neighbours"),
-        ));
+        )
     }
-    Ok(())
 }
 
 /// The global count check: the mines the total leaves for the closed cells
@@ -242,9 +251,7 @@ impl System {
             let Some((need, closed)) = board.effective(i) else {
                 continue;
             };
-            if !(0..=closed as i32).contains(&need) {
-                check_number(i, need, closed)?; // says what is wrong
-            }
+            check_number(i, need, closed)?;
             if closed == 0 {
                 continue; // satisfied, constrains nothing
             }

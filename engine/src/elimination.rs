@@ -23,6 +23,13 @@ pub(crate) struct Local {
 }
 
 impl Local {
+    /// A map sized for `system` ([`Local::prepare`]).
+    pub(crate) fn for_system(system: &System) -> Local {
+        let mut local = Local::default();
+        local.prepare(system);
+        local
+    }
+
     /// Sized for `system`'s variables and equations, every id outside.
     pub(crate) fn prepare(&mut self, system: &System) {
         self.var.clear();

@@ -456,11 +456,10 @@ fn probabilities_json(
     if let Some(l) = layouts {
         let _ = write!(s, ",\"layouts\":\"{l}\"");
     }
-    let mut number = ryu::Buffer::new();
     let _ = writeln!(
         s,
         ",\"log10_layouts\":{},\"error_bound\":{},\"micros\":{}}}",
-        number.format_finite(p.log10_layouts()),
+        ryu::Buffer::new().format_finite(p.log10_layouts()),
         ryu::Buffer::new().format_finite(p.error_bound()),
         ryu::Buffer::new().format_finite((micros * 10.0).round() / 10.0),
     );

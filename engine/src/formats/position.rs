@@ -41,7 +41,7 @@
 use super::{
     char_column, numbered_lines, plain_integer, quote, read_text, FormatError, PLAIN_INTEGER,
 };
-use crate::board::{Cell, Position};
+use crate::board::{flags_and_closed, Cell, Position};
 use crate::grid::Grid;
 use std::path::Path;
 
@@ -166,12 +166,8 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
     };
 
     if let Some((line_no, total, column)) = total {
-        let (flags, closed) = cells.iter().fold((0u64, 0u64), |(f, u), &c| {
-            (
-                f + u64::from(c == Cell::Mine),
-                u + u64::from(c == Cell::Unknown),
-            )
-        });
+        let (flags, closed) = flags_and_closed(&cells);
+        let (flags, closed) = (u64::from(flags), u64::from(closed));
         // The flags are mines, so the total is at least their number…
         if (total as u64) < flags {
             return Err(FormatError::at(

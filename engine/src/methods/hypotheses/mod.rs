@@ -273,11 +273,7 @@ struct Scratch {
 impl Scratch {
     fn new(system: &System) -> Scratch {
         Scratch {
-            local: {
-                let mut local = Local::default();
-                local.prepare(system);
-                local
-            },
+            local: Local::for_system(system),
             keys: Vec::new(),
             states: LayerStates::default(),
             key: Vec::new(),
