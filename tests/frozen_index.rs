@@ -1,9 +1,11 @@
-//! The rule index of the default rulebase that `build.rs` freezes and the
-//! binary embeds (`src/cmd/common.rs`, `engine/src/rules/matcher/frozen.rs`):
+//! The rule index of the default rulebase that the engine embeds
+//! (`engine/rules/default.rules.index`, `rules::load::DEFAULT_INDEX`; the
+//! format is `engine/src/rules/index/frozen.rs`):
 //!
 //! 1. the embedded bytes are exactly what the engine builds from
-//!    `rules/default.rules` now (the build is deterministic), and they load:
-//!    the binary never falls back to indexing the rulebase at run time;
+//!    `engine/rules/default.rules` now (the build is deterministic), and
+//!    they load: the engine never falls back to indexing the rulebase at
+//!    run time;
 //! 2. the loaded index equals a freshly built one and finds the same cells
 //!    on random boards (consistent and broken), full scans and dirty lists;
 //! 3. damaged or foreign bytes are rejected with a reason, never a panic:
@@ -30,7 +32,7 @@ use truth_boards::{build, perturb, wild, Recipe, Rng};
 
 /// The files the binary embeds.
 const DEFAULT_BYTES: &[u8] = sapper_engine::rules::DEFAULT_RULEBASE;
-const EMBEDDED_INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/default.index"));
+const EMBEDDED_INDEX: &[u8] = &sapper_engine::rules::load::DEFAULT_INDEX.0;
 
 fn fresh_tiers() -> &'static RuleTiers {
     static T: OnceLock<RuleTiers> = OnceLock::new();
@@ -78,8 +80,8 @@ fn the_embedded_index_is_what_the_engine_builds_from_the_default_rulebase() {
             .unwrap_or(built.len().min(EMBEDDED_INDEX.len()));
         panic!(
             "the embedded index ({} bytes) differs from the one built now ({} bytes) from \
-             byte {first} on: the index build is not deterministic, or build.rs indexes \
-             something else than rules/default.rules",
+             byte {first} on: the index build is not deterministic, or the index is \
+             stale (`sapper rules index engine/rules/default.rules` rewrites it)",
             EMBEDDED_INDEX.len(),
             built.len()
         );

@@ -8,7 +8,7 @@ mod support;
 use sapper_engine::budget::Budget;
 use sapper_engine::formats::thesis::{find_fields, read_field};
 use sapper_engine::game::{FirstClick, Game, Level, Opened};
-use sapper_engine::generate::{field_at_start, generate, solve_from_start, Method, Request};
+use sapper_engine::generate::{field_at_start, generate, solve_from_start, Request, Sampling};
 use sapper_engine::methods::MethodTable;
 use sapper_engine::probabilities::Probabilities;
 use std::collections::HashMap;
@@ -127,13 +127,13 @@ fn chi_square_999(k: usize) -> f64 {
     k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3)
 }
 
-fn sample(method: Method, count: usize) -> Vec<Vec<bool>> {
+fn sample(sampling: Sampling, count: usize) -> Vec<Vec<bool>> {
     let (level, start) = tiny();
     let request = Request {
         level,
         first_click: FirstClick::Opening,
         start,
-        method,
+        sampling,
         seed: 11,
         count,
         max_attempts: 1_000_000,
@@ -160,7 +160,7 @@ fn uniform_boards_fit_the_uniform_distribution_and_the_test_catches_a_biased_sam
         }
         counts
     };
-    let uniform = count(sample(Method::Uniform, draws));
+    let uniform = count(sample(Sampling::Uniform, draws));
     assert!(
         uniform.keys().all(|b| all.contains(b)),
         "only no-guess boards"
@@ -173,7 +173,7 @@ fn uniform_boards_fit_the_uniform_distribution_and_the_test_catches_a_biased_sam
     // A sampler with a mild bias — it drops every other no-guess board
     // with a mine in the top-left corner — fails the same test.
     let mut corner = 0;
-    let biased: Vec<Vec<bool>> = sample(Method::Uniform, 2 * draws)
+    let biased: Vec<Vec<bool>> = sample(Sampling::Uniform, 2 * draws)
         .into_iter()
         .filter(|b| {
             corner += b[0] as u32;
@@ -189,7 +189,7 @@ fn uniform_boards_fit_the_uniform_distribution_and_the_test_catches_a_biased_sam
     );
     // The repairing method keeps to no-guess boards (its bias is too small
     // to see on this board: few layouts need a repair).
-    let fast = count(sample(Method::Fast, draws));
+    let fast = count(sample(Sampling::Fast, draws));
     assert!(fast.keys().all(|b| all.contains(b)));
 }
 

@@ -1,63 +1,49 @@
-//! The library in a few lines: read a field in the thesis layout, solve it
-//! without guessing (with a rulebase file if one is given, else the four
-//! methods alone), and print the outcome and who proved what.
+//! Solve a field without guessing: read it in the thesis layout, open every
+//! cell the engine proves safe, and print the outcome and what proved each
+//! cell.
 //!
 //! ```text
-//! cargo run -p sapper-engine --example solve_field -- samples/fields/field_1 [rules/default.rules]
+//! cargo run -p sapper-engine --example solve_field [FIELD_FOLDER]
 //! ```
+//!
+//! Without an argument it solves `samples/fields/field_1`, which the
+//! repository ships.
 
-use sapper_engine::budget::Budget;
 use sapper_engine::formats::thesis::read_field;
-use sapper_engine::methods::MethodTable;
-use sapper_engine::rules::Rulebase;
-use sapper_engine::solver::{solve_field_with, Layers, RuleTiers};
+use sapper_engine::Engine;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-fn main() -> ExitCode {
-    let mut args = std::env::args_os().skip(1).map(PathBuf::from);
-    let Some(folder) = args.next() else {
-        eprintln!("usage: solve_field FIELD_FOLDER [RULEBASE]");
-        return ExitCode::from(2);
-    };
-    let field = match read_field(&folder) {
-        Ok(field) => field,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(1);
-        }
-    };
-    let tiers = match args.next().map(Rulebase::read) {
-        None => None,
-        Some(Ok(rulebase)) => Some(RuleTiers::new(&rulebase)),
-        Some(Err(e)) => {
-            eprintln!("{e}");
-            return ExitCode::from(1);
-        }
-    };
-    let layers = Layers {
-        rules: tiers.as_ref(),
-        methods: true,
-        budget: Budget::default_limits(),
-    };
-    match solve_field_with(&field, layers, &mut MethodTable::default(), None) {
-        Ok(outcome) => {
-            println!(
-                "{}: {} ({} of {} safe cells open)",
-                folder.display(),
-                if outcome.solved { "solved" } else { "stuck" },
-                outcome.opened_safe_cells,
-                field.safe_cells()
-            );
-            for d in &outcome.deductions {
-                let (r, c) = field.grid.rc(d.cell);
-                println!("({r},{c}) {} by {}", d.value, d.source.name());
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("{}: {}", folder.display(), e.describe(field.grid));
-            ExitCode::from(1)
-        }
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let folder = std::env::args_os()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| sample("samples/fields/field_1"));
+    let field = read_field(&folder)?;
+    let engine = Engine::new()?; // the embedded rulebase, then the four methods
+    let outcome = engine.solve(&field)?;
+    println!(
+        "{}: {} ({} of {} safe cells open)",
+        folder.display(),
+        if outcome.solved { "solved" } else { "stuck" },
+        outcome.opened_safe_cells,
+        field.safe_cells()
+    );
+    let by = outcome.by_source;
+    println!(
+        "cells proven by rules: {}, by the four methods: {:?}",
+        by.rules(),
+        by.methods
+    );
+    for d in outcome.deductions.iter().take(10) {
+        let (r, c) = field.grid.rc(d.cell);
+        println!("  ({r},{c}) {} by {}", d.value, d.source.name());
     }
+    Ok(())
+}
+
+/// A file the repository ships, wherever the example is run from.
+fn sample(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
 }

@@ -23,6 +23,7 @@ pub enum Cell {
 }
 
 impl Cell {
+    /// Whether the cell is closed with its value not known ([`Cell::Unknown`]).
     #[inline]
     pub fn is_unknown(self) -> bool {
         matches!(self, Cell::Unknown)
@@ -32,16 +33,24 @@ impl Cell {
 /// The value a deduction gives a closed cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Value {
+    /// The cell has no mine (`x = 0`): it can be opened.
     Safe,
+    /// The cell is a mine (`x = 1`): it can be flagged.
     Mine,
 }
 
 /// One of the four methods of the source research (docs/design.md §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Method {
+    /// Single-cell: one number's equation alone forces its closed neighbours.
     SingleCell,
+    /// Linked cells 1: the difference of two numbers' equations, without the
+    /// total.
     LinkedCells1,
+    /// Linked cells 2: several equations together with the total mine count.
     LinkedCells2,
+    /// Hypotheses: a cell is forced iff the opposite value admits no layout
+    /// (exact and complete).
     Hypotheses,
 }
 
@@ -54,6 +63,8 @@ impl Method {
         Method::Hypotheses,
         Method::LinkedCells2,
     ];
+    /// All four in declaration order, which is [`Method::index`] order (the
+    /// order per-method counters are stored and printed in).
     pub const ALL: [Method; 4] = [
         Method::SingleCell,
         Method::LinkedCells1,
@@ -71,6 +82,8 @@ impl Method {
         }
     }
 
+    /// Position in [`Method::ALL`] (`0..4`): the slot of this method in
+    /// per-method arrays such as counters and statistics.
     pub fn index(self) -> usize {
         self as usize
     }
@@ -81,12 +94,16 @@ impl Method {
 pub enum Source {
     /// A rule of the rulebase, with its order (number of focus numbers).
     Rule {
+        /// The rule's order: how many focus numbers its conclusion needs.
         order: u8,
     },
+    /// One of the four methods, run because no rule fired.
     Method(Method),
 }
 
 impl Source {
+    /// The name used in code, output and docs: `"rules"` for any rule, else
+    /// the method's [`Method::name`].
     pub fn name(self) -> &'static str {
         match self {
             Source::Rule { .. } => "rules",
@@ -99,7 +116,9 @@ impl Source {
 /// the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Forced {
+    /// The cell's row-major index in the grid (`row * w + col`).
     pub cell: u32,
+    /// The value the cell has in every layout.
     pub value: Value,
 }
 
@@ -107,11 +126,15 @@ pub struct Forced {
 /// numbers of the failing constraint group, or empty for the total alone).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Contradiction {
+    /// Row-major indices of the cells involved; empty when the total mine
+    /// count alone fails.
     pub cells: Vec<u32>,
+    /// Why no layout fits, in words (printed after `no mine layout fits: `).
     pub reason: String,
 }
 
 impl Contradiction {
+    /// A contradiction over `cells` (row-major indices) for `reason`.
     pub fn new(cells: Vec<u32>, reason: impl Into<String>) -> Contradiction {
         Contradiction {
             cells,
@@ -137,6 +160,16 @@ impl Contradiction {
     }
 }
 
+/// Without the grid the cells are not named: [`Contradiction::describe`]
+/// names them by row and column.
+impl fmt::Display for Contradiction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no mine layout fits: {}", self.reason)
+    }
+}
+
+impl std::error::Error for Contradiction {}
+
 /// The flags (`Mine`) and the closed cells (`Unknown`) among `cells`, counted
 /// in one pass. At most `u32::MAX` cells (a board's limit).
 pub(crate) fn flags_and_closed(cells: &[Cell]) -> (u32, u32) {
@@ -152,12 +185,15 @@ pub(crate) fn flags_and_closed(cells: &[Cell]) -> (u32, u32) {
 /// cell's number, and which cells are open at the start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
+    /// The field's shape; every per-cell vector is indexed row-major by it.
     pub grid: Grid,
     /// Total mine count `tm`.
     pub total_mines: u32,
+    /// Per cell, whether it holds a mine.
     pub mine: Vec<bool>,
     /// Number of neighbouring mines (meaningless on mines).
     pub value: Vec<u8>,
+    /// Per cell, whether it is open at the start (`T` in `status.csv`).
     pub open_at_start: Vec<bool>,
 }
 
@@ -184,6 +220,8 @@ impl Field {
         }
     }
 
+    /// Number of cells without a mine: how many are open when the field is
+    /// solved.
     pub fn safe_cells(&self) -> usize {
         self.grid.len() - self.total_mines as usize
     }
@@ -193,10 +231,12 @@ impl Field {
 /// the total mine count. No ground truth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
+    /// The position's shape; `cells` is indexed row-major by it.
     pub grid: Grid,
     /// `Unknown` (closed), `Mine` (flag), `Revealed(n)`; `Safe` is allowed
     /// for cells known safe without a number.
     pub cells: Vec<Cell>,
+    /// The total mine count `tm` (the `mines N` line), when given.
     pub total_mines: Option<u32>,
 }
 
@@ -234,6 +274,8 @@ impl Around {
 }
 
 impl Board {
+    /// The board of `cells` (row-major, one per cell of `grid`) with the
+    /// total mine count, when known. Panics if `cells` does not match `grid`.
     pub fn new(grid: Grid, cells: Vec<Cell>, total_mines: Option<u32>) -> Board {
         assert_eq!(cells.len(), grid.len());
         let (known_mines, unknown) = flags_and_closed(&cells);
@@ -311,10 +353,13 @@ impl Board {
         }
     }
 
+    /// The board a player's position is solved on.
     pub fn from_position(p: &Position) -> Board {
         Board::new(p.grid, p.cells.clone(), p.total_mines)
     }
 
+    /// The board as a position: its cells and total, as a player would see
+    /// them.
     pub fn to_position(&self) -> Position {
         Position {
             grid: self.grid,
@@ -323,14 +368,17 @@ impl Board {
         }
     }
 
+    /// The board's shape.
     #[inline]
     pub fn grid(&self) -> Grid {
         self.grid
     }
+    /// Every cell's state, row-major.
     #[inline]
     pub fn cells(&self) -> &[Cell] {
         &self.cells
     }
+    /// The state of cell `i` (row-major index; panics if out of range).
     #[inline]
     pub fn cell(&self, i: u32) -> Cell {
         self.cells[i as usize]
@@ -346,6 +394,7 @@ impl Board {
     pub fn remaining_mines(&self) -> Option<i64> {
         self.total_mines.map(|t| t as i64 - self.known_mines as i64)
     }
+    /// Number of known mines (`Mine` cells: flags and proven mines).
     #[inline]
     pub fn known_mines(&self) -> u32 {
         self.known_mines

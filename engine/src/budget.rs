@@ -29,7 +29,10 @@ pub struct Budget {
 /// Which limit a computation hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
+    /// The deadline passed; carries the time the budget allowed.
     Time(Duration),
+    /// The computation would keep more than this many bytes (the budget's
+    /// memory limit).
     Memory(usize),
 }
 
@@ -37,7 +40,9 @@ pub enum Limit {
 /// component of 512 cells"), `limit` which bound it hit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OverBudget {
+    /// What was too big, in words (e.g. "frontier component of 512 cells").
     pub what: String,
+    /// The limit it hit, with the budget's value for it.
     pub limit: Limit,
 }
 
@@ -46,13 +51,13 @@ impl fmt::Display for OverBudget {
         match self.limit {
             Limit::Time(d) => write!(
                 f,
-                "{} is too hard for exact analysis within {} s (--budget-secs raises the limit)",
+                "{} is too hard for exact analysis within {} s",
                 self.what,
                 d.as_secs_f64()
             ),
             Limit::Memory(bytes) => write!(
                 f,
-                "{} is too hard for exact analysis within {} MB (--budget-mb raises the limit)",
+                "{} is too hard for exact analysis within {} MB",
                 self.what,
                 bytes >> 20
             ),
@@ -171,16 +176,13 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "frontier component of 512 cells is too hard for exact analysis within 0 s \
-             (--budget-secs raises the limit)"
+            "frontier component of 512 cells is too hard for exact analysis within 0 s"
         );
         let err = b
             .check_bytes(2 << 20, || "layer of 9 states".into())
             .unwrap_err();
         assert_eq!(err.limit, Limit::Memory(1 << 20));
-        assert!(err
-            .to_string()
-            .ends_with("within 1 MB (--budget-mb raises the limit)"));
+        assert!(err.to_string().ends_with("within 1 MB"));
         assert!(b.check_bytes(1 << 20, || unreachable!()).is_ok());
     }
 }

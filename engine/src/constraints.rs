@@ -121,27 +121,32 @@ pub struct Few {
 }
 
 impl Few {
+    /// No ids.
     pub const EMPTY: Few = Few {
         ids: [0; 8],
         len: 0,
     };
 
+    /// Appends `id`. At most eight fit: a ninth push panics.
     #[inline]
     pub fn push(&mut self, id: u32) {
         self.ids[self.len as usize] = id;
         self.len += 1;
     }
 
+    /// The ids, in the order they were pushed.
     #[inline]
     pub fn as_slice(&self) -> &[u32] {
         &self.ids[..self.len as usize]
     }
 
+    /// Number of ids, `0..=8`.
     #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
+    /// Whether there is no id.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
@@ -176,7 +181,9 @@ pub struct System {
 /// One frontier component: its variables and equations, each in index order.
 #[derive(Clone, Debug, Default)]
 pub struct Component {
+    /// Its variables (frontier indices, see [`System::cell`]).
     pub vars: Vec<u32>,
+    /// Its equations (indices into [`System::equations`]).
     pub equations: Vec<u32>,
 }
 
@@ -327,6 +334,7 @@ impl System {
         &self.equations
     }
 
+    /// Equation `e` (an index into [`System::equations`]).
     #[inline]
     pub fn equation(&self, e: u32) -> &Equation {
         &self.equations[e as usize]
@@ -338,6 +346,7 @@ impl System {
         self.var_equations[var as usize].as_slice()
     }
 
+    /// The grid of the board the system was built from.
     pub fn grid(&self) -> Grid {
         self.grid
     }

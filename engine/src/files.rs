@@ -53,7 +53,9 @@ const MAX_LINKS: usize = 40;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}: {reason}", path.display())]
 pub struct FileError {
+    /// The file as the caller named it (a folder, for [`FolderLock`]).
     pub path: PathBuf,
+    /// What is wrong with it, in words (no OS error number).
     pub reason: String,
 }
 

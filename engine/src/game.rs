@@ -38,22 +38,28 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// A board size and mine count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
+    /// Number of rows (1 to 1000 for a playable level, see [`Level::check`]).
     pub rows: usize,
+    /// Number of columns (1 to 1000 for a playable level).
     pub cols: usize,
+    /// Total number of mines on the board.
     pub mines: u32,
 }
 
 impl Level {
+    /// Beginner: 9×9 cells, 10 mines.
     pub const BEGINNER: Level = Level {
         rows: 9,
         cols: 9,
         mines: 10,
     };
+    /// Intermediate: 16×16 cells, 40 mines.
     pub const INTERMEDIATE: Level = Level {
         rows: 16,
         cols: 16,
         mines: 40,
     };
+    /// Expert: 16 rows × 30 columns, 99 mines.
     pub const EXPERT: Level = Level {
         rows: 16,
         cols: 30,
@@ -70,39 +76,49 @@ impl Level {
         }
     }
 
+    /// The grid of `rows` × `cols` cells.
     pub fn grid(self) -> Grid {
         Grid::new(self.rows, self.cols)
     }
 
     /// The level, if `mines` fit beside the cells `first_click` protects
     /// around `start`, and `start` is on the board; else why not.
-    pub fn check(self, first_click: FirstClick, start: (usize, usize)) -> Result<Level, String> {
+    pub fn check(
+        self,
+        first_click: FirstClick,
+        start: (usize, usize),
+    ) -> Result<Level, LevelError> {
         if self.rows == 0 || self.cols == 0 || self.rows > 1000 || self.cols > 1000 {
-            return Err(format!(
+            return Err(LevelError(format!(
                 "a board of {}×{} cells: rows and columns must be 1 to 1000",
                 self.rows, self.cols
-            ));
+            )));
         }
         if start.0 >= self.rows || start.1 >= self.cols {
-            return Err(format!(
+            return Err(LevelError(format!(
                 "the start ({},{}) is off the {}×{} board",
                 start.0, start.1, self.rows, self.cols
-            ));
+            )));
         }
         let free = self.rows * self.cols - first_click.protected(self.grid(), start).len();
         if self.mines as usize > free {
-            return Err(format!(
+            return Err(LevelError(format!(
                 "{} mines do not fit: a {}×{} board with {} first click has {free} cells \
                  that may hold a mine",
                 self.mines,
                 self.rows,
                 self.cols,
                 first_click.name()
-            ));
+            )));
         }
         Ok(self)
     }
 }
+
+/// A board size, mine count or start that cannot be played, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct LevelError(pub String);
 
 /// What the first click is protected from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,6 +130,7 @@ pub enum FirstClick {
 }
 
 impl FirstClick {
+    /// `safe` or `opening`.
     pub fn name(self) -> &'static str {
         match self {
             FirstClick::Safe => "safe",
@@ -127,7 +144,10 @@ impl FirstClick {
     pub fn default_start(self, level: Level) -> (usize, usize) {
         match self {
             FirstClick::Safe => (0, 0),
-            FirstClick::Opening => (3.min(level.rows - 1), 3.min(level.cols - 1)),
+            FirstClick::Opening => (
+                3.min(level.rows.saturating_sub(1)),
+                3.min(level.cols.saturating_sub(1)),
+            ),
         }
     }
 
@@ -192,7 +212,12 @@ pub enum Opened {
     Mine,
     /// The cell was safe; `cells` were opened (more than one when a 0
     /// opened its neighbours), 0 if it was open already.
-    Safe { cells: usize },
+    Safe {
+        /// Cells opened by this click.
+        cells: usize,
+    },
+    /// The game was lost already: nothing was opened.
+    GameOver,
 }
 
 /// A game in progress. The layout is private; the player sees
@@ -226,14 +251,63 @@ impl Game {
         }
     }
 
+    /// A new game of `level` whose layout is drawn from `seed` under the
+    /// `first_click` rule, with the first click at `start` made: game 0 of
+    /// [`play`](crate::play::play_game) with the same seed.
+    ///
+    /// ```
+    /// use sapper_engine::game::{FirstClick, Game, Level, Opened};
+    ///
+    /// let mut game = Game::random(Level::BEGINNER, FirstClick::Opening, (3, 3), 7).unwrap();
+    /// assert!(game.is_open(game.grid().index(3, 3)));
+    /// assert!(!game.is_lost());
+    /// // Clicks by row and column; an off-board click is an error, not a panic.
+    /// assert!(matches!(game.open_at(0, 0), Ok(Opened::Safe { .. } | Opened::Mine)));
+    /// assert!(game.open_at(9, 0).is_err());
+    /// ```
+    pub fn random(
+        level: Level,
+        first_click: FirstClick,
+        start: (usize, usize),
+        seed: u64,
+    ) -> Result<Game, LevelError> {
+        let level = level.check(first_click, start)?;
+        let layout = random_layout(level, first_click, start, &mut game_rng(seed, 0));
+        let mut game = Game::new(level.grid(), layout);
+        game.open(level.grid().index(start.0, start.1));
+        Ok(game)
+    }
+
+    /// The board's rectangle.
     pub fn grid(&self) -> Grid {
         self.grid
     }
 
+    /// [`Game::open`] by row and column (from 0); a cell off the board is
+    /// an error naming it.
+    pub fn open_at(&mut self, row: usize, col: usize) -> Result<Opened, crate::InputError> {
+        if row >= self.grid.h || col >= self.grid.w {
+            return Err(crate::InputError::at(
+                row,
+                col,
+                format_args!("off the {}×{} board", self.grid.h, self.grid.w),
+            ));
+        }
+        Ok(self.open(self.grid.index(row, col)))
+    }
+
+    /// The number of mines on the board.
+    pub fn mines(&self) -> u32 {
+        self.total
+    }
+
     /// Opens `cell`: a mine loses the game; a safe cell shows its number,
-    /// and a 0 opens its neighbours (repeatedly), as in the game.
+    /// and a 0 opens its neighbours (repeatedly), as in the game. Once the
+    /// game is lost nothing more opens ([`Opened::GameOver`]).
     pub fn open(&mut self, cell: u32) -> Opened {
-        assert!(!self.lost, "the game is over");
+        if self.lost {
+            return Opened::GameOver;
+        }
         if self.mine[cell as usize] {
             self.lost = true;
             return Opened::Mine;
@@ -274,10 +348,12 @@ impl Game {
         Board::new(self.grid, cells, Some(self.total))
     }
 
+    /// Whether `cell` has been opened.
     pub fn is_open(&self, cell: u32) -> bool {
         self.open[cell as usize]
     }
 
+    /// Whether a mine was opened.
     pub fn is_lost(&self) -> bool {
         self.lost
     }
@@ -314,7 +390,7 @@ mod tests {
         let e = Level { mines: 8, ..full }
             .check(FirstClick::Opening, (1, 1))
             .unwrap_err();
-        assert!(e.contains("0 cells that may hold a mine"), "{e}");
+        assert!(e.0.contains("0 cells that may hold a mine"), "{e}");
         assert!(Level { mines: 8, ..full }
             .check(FirstClick::Safe, (1, 1))
             .is_ok());

@@ -10,7 +10,7 @@
 //! the boards a perfect player solves without guessing — not the boards
 //! some weaker solver happens to get through.
 //!
-//! # Uniform ([`Method::Uniform`])
+//! # Uniform ([`Sampling::Uniform`])
 //!
 //! Rejection sampling: attempt `a` draws a layout uniform under the
 //! first-click rule from its own stream [`game_rng`]`(seed, a)`, and is
@@ -24,7 +24,7 @@
 //! its budget is rejected and counted (`undecided`); none occur on the
 //! standard levels.
 //!
-//! # Fast ([`Method::Fast`]), not uniform
+//! # Fast ([`Sampling::Fast`]), not uniform
 //!
 //! For densities where almost no layout is no-guess (30×16 with 130+
 //! mines), board `i` starts from a uniform layout drawn from
@@ -48,7 +48,7 @@ use rayon::prelude::*;
 
 /// How boards are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
+pub enum Sampling {
     /// Uniform among no-guess boards (rejection sampling).
     Uniform,
     /// Repair stuck boards: fast at high densities, not uniform.
@@ -61,11 +61,18 @@ pub const MAX_REPAIRS: usize = 200;
 /// What to generate.
 #[derive(Clone, Copy, Debug)]
 pub struct Request {
+    /// Board size and mines.
     pub level: Level,
+    /// What the first click is protected from.
     pub first_click: FirstClick,
+    /// Where the first click goes, `(row, column)` from 0.
     pub start: (usize, usize),
-    pub method: Method,
+    /// How boards are drawn.
+    pub sampling: Sampling,
+    /// Seed of the random layouts: the same seed gives the same boards,
+    /// whatever the number of threads.
     pub seed: u64,
+    /// Boards to generate.
     pub count: usize,
     /// Layouts solved for one board before giving up: some levels have no
     /// no-guess board at all (a 2×2 board with one mine and a safe corner
@@ -73,15 +80,61 @@ pub struct Request {
     pub max_attempts: u64,
 }
 
+impl Request {
+    /// One uniform board of `level` with an opening at the default start
+    /// ((3,3), or the centre of a smaller board), seed 1, at most a
+    /// million attempts.
+    pub fn new(level: Level) -> Request {
+        Request {
+            level,
+            first_click: FirstClick::Opening,
+            start: FirstClick::Opening.default_start(level),
+            sampling: Sampling::Uniform,
+            seed: 1,
+            count: 1,
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
+        }
+    }
+
+    /// With `count` boards.
+    pub fn count(mut self, count: usize) -> Request {
+        self.count = count;
+        self
+    }
+
+    /// With `seed`.
+    pub fn seed(mut self, seed: u64) -> Request {
+        self.seed = seed;
+        self
+    }
+
+    /// With the first click under `rule` at `start`.
+    pub fn first_click(mut self, rule: FirstClick, start: (usize, usize)) -> Request {
+        self.first_click = rule;
+        self.start = start;
+        self
+    }
+
+    /// Drawn by `sampling`.
+    pub fn sampling(mut self, sampling: Sampling) -> Request {
+        self.sampling = sampling;
+        self
+    }
+}
+
+/// Layouts tried for one board before giving up, unless asked otherwise.
+pub const DEFAULT_MAX_ATTEMPTS: u64 = 1_000_000;
+
 /// No board found within [`Request::max_attempts`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "no no-guess board found for board {board} in {attempts} attempts: at this density almost \
-     no board (perhaps none) is solvable without guessing from this start; try fewer mines, \
-     another start, --method fast, or raise --max-attempts"
+     no board (perhaps none) is solvable without guessing from this start"
 )]
 pub struct GaveUp {
+    /// The board being sought (from 1).
     pub board: usize,
+    /// Layouts tried for it.
     pub attempts: u64,
 }
 
@@ -129,9 +182,9 @@ pub fn generate(
     rules: Option<&RuleTiers>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GaveUp> {
-    match request.method {
-        Method::Uniform => uniform(request, rules, progress),
-        Method::Fast => fast(request, rules, progress),
+    match request.sampling {
+        Sampling::Uniform => uniform(request, rules, progress),
+        Sampling::Fast => fast(request, rules, progress),
     }
 }
 

@@ -7,7 +7,9 @@
 /// The shape of a field: `h` rows by `w` columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Grid {
+    /// Number of rows.
     pub h: usize,
+    /// Number of columns: the stride of the row-major cell index.
     pub w: usize,
     /// `⌈2^64 / w⌉` (0 for `w ≤ 1`): [`Grid::rc`] divides by `w` with one
     /// multiplication — it runs for every neighbourhood the solver walks,
@@ -43,7 +45,11 @@ pub const DIRECTIONS: [(isize, isize); 8] = [
 /// are meaningless).
 #[derive(Clone, Copy, Debug)]
 pub struct NeighboursByDirection {
+    /// Entry `d`: the cell index in direction `d`, valid only where
+    /// `inside` has bit `d`.
     pub cells: [u32; 8],
+    /// Bit `d` set iff the neighbour in direction `d` lies inside the grid
+    /// ([`Grid::inside_mask`]).
     pub inside: u8,
 }
 
@@ -71,6 +77,8 @@ impl<'a> IntoIterator for &'a Neighbours {
 }
 
 impl Grid {
+    /// The grid of `h` rows by `w` columns (either may be 0: a grid with no
+    /// cell).
     pub fn new(h: usize, w: usize) -> Grid {
         let w_inverse = if w <= 1 { 0 } else { u64::MAX / w as u64 + 1 };
         Grid { h, w, w_inverse }
@@ -82,11 +90,14 @@ impl Grid {
         self.h * self.w
     }
 
+    /// Whether the grid has no cell.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// The cell index of 0-based `(row, col)`, `row * w + col`. Both must
+    /// lie inside the grid (checked in debug builds only).
     #[inline]
     pub fn index(&self, row: usize, col: usize) -> u32 {
         debug_assert!(row < self.h && col < self.w);

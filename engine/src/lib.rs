@@ -1,35 +1,97 @@
 //! # sapper-engine
 //!
-//! Everything needed to solve Minesweeper fields, and to weigh the cells
-//! when nothing is forced:
+//! A Minesweeper engine: it solves fields without guessing, lists every
+//! forced cell of a position with what proved it, gives every closed cell's
+//! exact mine probability, plays whole games, and generates boards that
+//! need no guess. A rulebase of proven local patterns is matched first;
+//! the four methods of the source research — single-cell, linked cells 1,
+//! linked cells 2 and hypotheses (exact and complete) — run only when no
+//! rule fires. Every deduction is proven; where one is made, a comment
+//! says why it holds. The terms are defined in `docs/design.md`.
+//!
+//! ## One entry point
+//!
+//! Build an [`Engine`] once — the embedded rulebase costs nothing to load —
+//! and share it between threads:
+//!
+//! ```
+//! use sapper_engine::{Engine, Position};
+//!
+//! let engine = Engine::new()?;
+//! let position: Position = "mines 10\n??1.\n?21.\n1...\n".parse()?;
+//! let analysis = engine.analyse(&position)?;
+//! for d in &analysis.deductions {
+//!     let (row, col) = position.grid.rc(d.cell);
+//!     println!("({row},{col}) is {} by {}", d.value, d.source.name());
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! | to | call | example |
+//! |---|---|---|
+//! | solve a field from its start | [`Engine::solve`] | `examples/solve_field.rs` |
+//! | list a position's forced cells | [`Engine::analyse`] | `examples/analyse_position.rs` |
+//! | mine probabilities, layouts | [`Engine::probabilities`], [`Engine::counter`] | `examples/probabilities.rs` |
+//! | the player's move | [`Engine::next_move`] | `examples/play_game.rs` |
+//! | a game clicked step by step | [`game::Game`] | `examples/play_game.rs` |
+//! | many seeded games | [`Engine::play`] | `examples/play_many.rs` |
+//! | no-guess boards | [`Engine::generate`] | `examples/generate_boards.rs` |
+//!
+//! Rules: [`Rules::Default`] (embedded), [`Rules::File`] (a rulebase file,
+//! every rule re-proven on load unless its saved index vouches for it),
+//! [`Rules::TrustedFile`], or [`Rules::None`]. A [`budget::Budget`] bounds
+//! each computation in time and memory; beyond it the answer is an
+//! [`Error::OverBudget`], never a wrong one.
+//!
+//! ## Positions and layouts
+//!
+//! A [`Position`] is what a player sees. It reads from the text format
+//! (`str::parse`: `?` closed, `F` flag, `0`–`8` a number, `.` a revealed 0,
+//! `*` known safe, an optional `mines N` line first) and writes back to it
+//! (`Display`), or from integer cell codes ([`Position::from_codes`]:
+//! 0–8 a number, 10 closed, 11 flag, as ms_toollib encodes a board). A
+//! [`Field`] is a layout (the truth): [`Field::from_codes`] reads −1 for a
+//! mine and 0–8 for the numbers. See [`formats::codes`].
+//!
+//! ```
+//! use sapper_engine::Position;
+//!
+//! let p = Position::from_codes(2, 2, &[1, 10, 10, 10], Some(1))?;
+//! assert_eq!(p.to_string(), "mines 1\n1?\n??\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Errors
+//!
+//! Every fallible call returns [`Error`] (or its module's own error type,
+//! which converts into it): a malformed text names its line and column, a
+//! contradiction its cells, a refusal the limit it hit. No message names a
+//! command-line flag; front ends add their own hints.
+//!
+//! ## Modules
 //!
 //! - [`grid`]: the rectangle and its neighbourhoods (edges handled once);
 //! - [`board`]: cell states, ground-truth [`Field`]s, player [`Position`]s
 //!   and the deduction vocabulary ([`Forced`], [`Source`], [`Method`]);
 //! - [`constraints`]: the equations of a position, its frontier components
-//!   and interior — what every exact method reasons over; `bitset`: sets
-//!   of mine counts; `elimination`: the order in which a component's cells
-//!   are summed out, shared by hypotheses and the counter;
-//! - [`budget`]: the deadline and memory limit one analysis may use;
+//!   and interior — what every exact method reasons over;
+//! - [`budget`]: the deadline and memory limit one computation may use;
 //! - [`files`]: reading user files bounded, writing them whole;
-//! - [`formats`]: readers for the thesis layout and the position text format;
-//! - [`methods`]: the four methods of the research — single-cell, linked
-//!   cells 1, linked cells 2, hypotheses — one module each;
-//! - [`probabilities`]: exact mine probabilities and layout counts of a
-//!   position (per component, combined through the total mine count);
-//! - [`game`]: levels, first-click rules, seeded layouts, and a [`game::Game`]
-//!   that hides its layout from the player; [`play`]: whole games, the
-//!   sapper player and optimal play on tiny boards; [`generate`]: no-guess
-//!   boards;
-//! - [`rules`]: rule patterns, the binary rulebase format and the rule index;
-//! - [`wire`]: what both binary files share — magic and version header,
-//!   bounded reader and writer, checksums, one error vocabulary;
-//! - [`solver`]: the fixpoint loop for fields (open from the truth) and
-//!   positions (analyse).
-//!
-//! Every deduction in this crate is proven; where one is made, a comment
-//! says why it holds.
+//! - [`formats`]: the thesis layout, the position text, MBF and cell codes;
+//! - [`methods`]: the four methods, one module each;
+//! - [`probabilities`]: exact mine probabilities and layout counts;
+//! - [`game`]: levels, first-click rules, seeded layouts, and a
+//!   [`game::Game`] that hides its layout; [`play`]: the sapper player and
+//!   whole games; [`generate`]: no-guess boards;
+//! - [`rules`]: rule patterns, the binary rulebase format, the rule index
+//!   and [`rules::load`];
+//! - [`wire`]: what both binary files share — header, bounded reader,
+//!   checksums;
+//! - [`solver`]: the fixpoint loop for fields and positions.
 
+#![warn(missing_docs)]
+
+mod api;
 pub(crate) mod bitset;
 pub mod board;
 // The brute-force test oracle: public only for the integration tests.
@@ -38,6 +100,7 @@ pub mod brute;
 pub mod budget;
 pub mod constraints;
 pub(crate) mod elimination;
+mod error;
 pub mod files;
 pub mod formats;
 pub mod game;
@@ -53,5 +116,8 @@ pub mod wire;
 #[cfg(test)]
 pub(crate) mod test_rng;
 
+pub use api::{wilson, Counter, Engine, PlaySettings, PlaySummary, ProbabilityReport, Rules};
 pub use board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
+pub use error::{Error, InputError};
+pub use game::{FirstClick, Game, Level};
 pub use grid::Grid;

@@ -33,7 +33,9 @@ use std::time::Instant;
 /// and/or the four methods (only when no rule fires).
 #[derive(Clone, Copy)]
 pub struct Layers<'r> {
+    /// The rulebase to match first every round; `None`: no rule layer.
     pub rules: Option<&'r RuleTiers>,
+    /// Whether the four methods run when no rule fires.
     pub methods: bool,
     /// Time and memory for the exact methods, per solve: each call of
     /// [`solve_field_with`] or [`analyse_position_with`] restarts its clock.
@@ -60,8 +62,11 @@ pub enum SolveError {
     Contradiction(Contradiction),
     /// A deduction disagreed with the ground truth: a bug, reported loudly.
     Unsound {
+        /// The cell concluded (row-major index).
         cell: u32,
+        /// The value concluded, which the ground truth contradicts.
         value: Value,
+        /// The rule layer or method that concluded it.
         source: Source,
     },
     /// An exact method gave up within the budget: the field is neither
@@ -91,6 +96,28 @@ impl SolveError {
     }
 }
 
+/// Without the grid, cells are named by index: [`SolveError::describe`]
+/// names them by row and column.
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::Contradiction(c) => write!(f, "field is inconsistent: {c}"),
+            SolveError::OverBudget(o) => write!(f, "refused: {o}"),
+            SolveError::Unsound {
+                cell,
+                value,
+                source,
+            } => write!(
+                f,
+                "internal error: {} concluded cell {cell} is {value}, the ground truth disagrees",
+                source.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
 impl From<Contradiction> for SolveError {
     fn from(c: Contradiction) -> Self {
         SolveError::Contradiction(c)
@@ -116,18 +143,23 @@ pub struct BySource {
 }
 
 impl BySource {
+    /// Cells determined by rules, all orders together.
     pub fn rules(&self) -> u64 {
         self.rules_by_order.iter().sum()
     }
+    /// Cells determined by rules and methods together.
     pub fn total(&self) -> u64 {
         self.rules() + self.methods.iter().sum::<u64>()
     }
+    /// Counts `n` cells determined by `s` (a rule of order above 3 is
+    /// counted under order 3).
     pub fn add(&mut self, s: Source, n: u64) {
         match s {
             Source::Rule { order } => self.rules_by_order[order.min(3) as usize] += n,
             Source::Method(m) => self.methods[m.index()] += n,
         }
     }
+    /// Adds `o`'s counts to these (several solves combined).
     pub fn merge(&mut self, o: &BySource) {
         for k in 0..4 {
             self.rules_by_order[k] += o.rules_by_order[k];
@@ -139,8 +171,12 @@ impl BySource {
 /// One proven cell and what proved it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Deduction {
+    /// The cell proven (row-major index; [`crate::Grid::rc`] gives its
+    /// 0-based row and column).
     pub cell: u32,
+    /// The value it has in every layout.
     pub value: Value,
+    /// The rule layer or method that proved it.
     pub source: Source,
 }
 
@@ -632,11 +668,17 @@ impl<'t> Solver<'t> {
 /// The outcome of solving a field with ground truth.
 #[derive(Clone, Debug)]
 pub struct SolveOutcome {
+    /// Whether every safe cell was opened (else the field is stuck: a
+    /// guess is needed).
     pub solved: bool,
     /// Open safe cells at the end, start included.
     pub opened_safe_cells: usize,
+    /// Cells determined, by what determined them.
     pub by_source: BySource,
+    /// Every deduction applied, in the order applied.
     pub deductions: Vec<Deduction>,
+    /// The board at the fixpoint: opened cells show their numbers, forced
+    /// mines are known mines.
     pub board: Board,
 }
 
@@ -694,8 +736,12 @@ pub fn solve_field_with(
 /// become known safe (no number), forced mines known mines.
 #[derive(Clone, Debug)]
 pub struct Analysis {
+    /// Every forced cell, in the order it was applied.
     pub deductions: Vec<Deduction>,
+    /// Forced cells, by what proved them.
     pub by_source: BySource,
+    /// The position at the fixpoint: proven-safe cells `Safe`, forced mines
+    /// `Mine`.
     pub board: Board,
 }
 

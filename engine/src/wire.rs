@@ -31,7 +31,10 @@
 pub struct Format {
     /// As errors name it: "rulebase", "rule index".
     pub name: &'static str,
+    /// The 8 bytes every file of this kind starts with (`SAPPERRB`,
+    /// `SAPPERIX`).
     pub magic: &'static [u8; 8],
+    /// The format version this build writes, and the only one it reads.
     pub version: u32,
 }
 
@@ -71,42 +74,69 @@ impl Format {
 /// Why bytes are not a valid file of their format.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WireError {
+    /// The bytes do not start with the magic of their format: another kind
+    /// of file, or no sapper file at all.
     #[error("not a sapper {format} (it does not start with the magic bytes \"{magic}\")")]
     BadMagic {
+        /// The kind of file, as errors name it ([`Format::name`]).
         format: &'static str,
+        /// The magic expected ([`Format::magic`]), as text.
         magic: &'static str,
     },
+    /// The magic is right but the format version is not the one this build
+    /// reads: the file was written by an older or a newer sapper.
     #[error("{}", unsupported_version_message(format, *found, *supported))]
     UnsupportedVersion {
+        /// The kind of file, as errors name it ([`Format::name`]).
         format: &'static str,
+        /// The version in the file.
         found: u32,
+        /// The one version this build reads ([`Format::version`]).
         supported: u32,
     },
+    /// The bytes end inside a field, or a count announces more than the
+    /// bytes left.
     #[error("truncated {format}: the {what} at byte {offset} is cut off")]
     Truncated {
+        /// The kind of file, as errors name it ([`Format::name`]).
         format: &'static str,
+        /// What was being read ("magic bytes", "format version", a
+        /// section's name).
         what: &'static str,
+        /// Where it starts, in bytes from the start of the whole file.
         offset: usize,
     },
+    /// Bytes follow the end of everything the format holds.
     #[error("{count} unexpected bytes after the {format} at byte {offset}")]
     TrailingBytes {
+        /// The kind of file, as errors name it ([`Format::name`]).
         format: &'static str,
+        /// How many bytes are left over.
         count: usize,
+        /// Where they start, in bytes from the start of the whole file.
         offset: usize,
     },
-    /// `stored` is the checksum in the file, `computed` the one of its
-    /// contents.
+    /// The checksum stored in the file is not the one of the bytes it
+    /// covers: the file was changed or damaged.
     #[error(
         "checksum mismatch (stored {stored:#x}, computed {computed:#x}): the {format} is corrupted"
     )]
     ChecksumMismatch {
+        /// The kind of file, as errors name it ([`Format::name`]).
         format: &'static str,
+        /// The checksum in the file.
         stored: u64,
+        /// The checksum of its contents, as read.
         computed: u64,
     },
+    /// What the bytes say is not valid for the format: nonzero padding, a
+    /// value out of range, a section that does not decode (the rulebase
+    /// writer also reports a file it cannot encode this way).
     #[error("corrupt {format}: {reason}")]
     Corrupt {
+        /// The kind of file, as errors name it ([`Format::name`]).
         format: &'static str,
+        /// What is wrong, in words.
         reason: String,
     },
 }
@@ -128,19 +158,24 @@ fn unsupported_version_message(format: &str, found: u32, supported: u32) -> Stri
 /// Appends little-endian numbers.
 #[derive(Default)]
 pub struct Writer {
+    /// The bytes written so far.
     pub out: Vec<u8>,
 }
 
 impl Writer {
+    /// Appends one byte.
     pub fn u8(&mut self, v: u8) {
         self.out.push(v);
     }
+    /// Appends `v` as 2 little-endian bytes.
     pub fn u16(&mut self, v: u16) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
+    /// Appends `v` as 4 little-endian bytes.
     pub fn u32(&mut self, v: u32) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
+    /// Appends `v` as 8 little-endian bytes.
     pub fn u64(&mut self, v: u64) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
@@ -148,6 +183,8 @@ impl Writer {
     pub fn len(&mut self, n: usize) {
         self.u32(u32::try_from(n).expect("fewer than 2^32 items"));
     }
+    /// A count, then each value as a `u32` ([`Reader::u32s`] reads it
+    /// back).
     pub fn u32s(&mut self, v: &[u32]) {
         self.len(v.len());
         v.iter().for_each(|&x| self.u32(x));
@@ -167,6 +204,8 @@ impl Writer {
             self.out.extend_from_slice(bytemuck::bytes_of(&v.le()));
         }
     }
+    /// A count, then each value as a `u64` ([`Reader::usizes`] reads it
+    /// back).
     pub fn usizes(&mut self, v: &[usize]) {
         self.len(v.len());
         v.iter().for_each(|&x| self.u64(x as u64));
@@ -191,6 +230,9 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader of `bytes`, which start at byte `base` of a file of kind
+    /// `format` (its name in errors, [`Format::name`]). It reads no tables:
+    /// those need [`Reader::in_file`].
     pub fn new(format: &'static str, bytes: &'a [u8], base: usize) -> Reader<'a> {
         Reader {
             bytes,
@@ -250,6 +292,8 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The next `n` bytes; fewer left is [`WireError::Truncated`], naming
+    /// them `what`.
     pub fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], WireError> {
         let rest = &self.bytes[self.pos..];
         if n > rest.len() {
@@ -264,15 +308,19 @@ impl<'a> Reader<'a> {
         a.copy_from_slice(self.take(N, what)?);
         Ok(a)
     }
+    /// One byte; `what` names it if it is cut off.
     pub fn u8(&mut self, what: &'static str) -> Result<u8, WireError> {
         Ok(self.array::<1>(what)?[0])
     }
+    /// A little-endian `u16`; `what` names it if it is cut off.
     pub fn u16(&mut self, what: &'static str) -> Result<u16, WireError> {
         self.array(what).map(u16::from_le_bytes)
     }
+    /// A little-endian `u32`; `what` names it if it is cut off.
     pub fn u32(&mut self, what: &'static str) -> Result<u32, WireError> {
         self.array(what).map(u32::from_le_bytes)
     }
+    /// A little-endian `u64`; `what` names it if it is cut off.
     pub fn u64(&mut self, what: &'static str) -> Result<u64, WireError> {
         self.array(what).map(u64::from_le_bytes)
     }
@@ -302,9 +350,13 @@ impl<'a> Reader<'a> {
         Ok(bytes.chunks_exact(item_bytes.max(1)).map(item).collect())
     }
 
+    /// A count and that many `u32`s, as [`Writer::u32s`] wrote them.
     pub fn u32s(&mut self, what: &'static str) -> Result<Vec<u32>, WireError> {
         self.records(what, 4, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
     }
+    /// A count and that many 8-byte values, as [`Writer::usizes`] wrote
+    /// them; a value too large for a `usize` here is
+    /// [`WireError::Corrupt`].
     pub fn usizes(&mut self, what: &'static str) -> Result<Vec<usize>, WireError> {
         let n = self.count(what, 8)?;
         let words = self.take(n * 8, what)?;
@@ -462,6 +514,7 @@ impl Bytes {
         Ok(Bytes(std::sync::Arc::new(Store::Mapped(map))))
     }
 
+    /// The bytes, starting at an 8-aligned address.
     pub fn as_slice(&self) -> &[u8] {
         match &*self.0 {
             Store::Static(bytes) => bytes,
@@ -497,6 +550,9 @@ pub struct Aligned<B: ?Sized>(pub B);
 /// [`LittleEndian::le`] turns a value read on this machine into the value
 /// meant, and back (the identity on little-endian machines).
 pub trait LittleEndian: bytemuck::Pod {
+    /// The value whose little-endian bytes are this value's bytes in
+    /// memory: the identity on a little-endian machine, a byte swap on a
+    /// big-endian one, and its own inverse either way.
     fn le(self) -> Self;
 }
 

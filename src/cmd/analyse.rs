@@ -1,7 +1,7 @@
 //! `sapper analyse`: every forced cell of a position, and with
 //! `--probabilities` every closed cell's chance of being a mine.
 
-use super::common::{by_source_json, BudgetArgs, RulesArgs};
+use super::common::{by_source_json, over_budget, BudgetArgs, RulesArgs};
 use super::ordered::{self, map_in_order};
 use super::CliError;
 use sapper_engine::formats::position::{parse_position, read_position, write_position};
@@ -243,7 +243,7 @@ fn analyse_one(
         Some(
             analyse_position_with(position, layers, &mut table).map_err(|e| match e {
                 MethodError::Contradiction(c) => format!("{shown}: {}", c.describe(grid)),
-                MethodError::OverBudget(o) => format!("{shown}: refused: {o}"),
+                MethodError::OverBudget(o) => format!("{shown}: refused: {}", over_budget(&o)),
             })?,
         )
     } else {
@@ -272,6 +272,7 @@ fn analyse_one(
                  add a `mines N` line, or give --mines N or --density D"
             ),
             ProbabilityError::Contradiction(c) => format!("{shown}: {}", c.describe(grid)),
+            ProbabilityError::OverBudget(o) => format!("{shown}: {}", over_budget(&o)),
             e => format!("{shown}: {e}"),
         })?;
     if let Some(a) = &analysis {
@@ -289,7 +290,10 @@ fn analyse_one(
         Some(
             probabilities
                 .layouts(&budget)
-                .map_err(|e| format!("{shown}: {e}"))?
+                .map_err(|e| match e {
+                    ProbabilityError::OverBudget(o) => format!("{shown}: {}", over_budget(&o)),
+                    e => format!("{shown}: {e}"),
+                })?
                 .to_string(),
         )
     } else {

@@ -111,7 +111,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             for (f, (name, field)) in fields.iter().enumerate() {
                 let t0 = Instant::now();
                 let out = solve_field_with(field, *layers, &mut totals.table, None)
-                    .map_err(|e| format!("{name}: solving failed: {e:?}"))?;
+                    .map_err(|e| format!("{name}: solving failed: {e}"))?;
                 times[k][f].push(t0.elapsed().as_secs_f64() * 1e6);
                 last[k][f] = Some((out.solved, out.opened_safe_cells, out.by_source));
             }

@@ -95,136 +95,111 @@ pub fn median(v: &mut [f64]) -> f64 {
     }
 }
 
+pub use sapper_engine::rules::load::Trust;
+use sapper_engine::rules::load::{self, LoadError, LoadNote};
 use sapper_engine::rules::DEFAULT_RULEBASE;
-use sapper_engine::wire::{Aligned, Bytes};
+use sapper_engine::solver::RuleTiers;
+use std::path::Path;
 
-/// [`DEFAULT_RULEBASE`]'s rule index, built at compile time by `build.rs`
-/// (`RuleTiers::to_index_bytes`), aligned so that its tables are used in
-/// place: loading it costs a fraction of a millisecond, indexing the
-/// rulebase several.
-pub static DEFAULT_INDEX: &Aligned<[u8]> =
-    &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/default.index")));
+/// The default rulebase's tiers, from the index embedded in the engine.
+pub fn default_tiers() -> Result<RuleTiers, super::CliError> {
+    let loaded = load::default_tiers()?;
+    print_note(loaded.note.as_ref(), "default");
+    Ok(loaded.tiers)
+}
 
-/// The default rulebase's tiers: the embedded index, or — should it be
-/// rejected, which `tests/frozen_index.rs` shows does not happen — the
-/// embedded rulebase indexed now, with a warning.
-pub fn default_tiers() -> Result<sapper_engine::solver::RuleTiers, super::CliError> {
-    use sapper_engine::solver::RuleTiers;
-    match RuleTiers::from_index(Bytes::from_static(&DEFAULT_INDEX.0), DEFAULT_RULEBASE) {
-        Ok(tiers) => Ok(tiers),
-        Err(e) => {
-            eprintln!(
-                "sapper: warning: the embedded rule index is rejected ({e}); indexing the \
-                 embedded rulebase instead"
-            );
-            let (rb, _) = load_rulebase("default")?;
-            Ok(RuleTiers::new(&rb))
-        }
+/// Tells the user what the engine noticed while loading rulebase `arg`.
+fn print_note(note: Option<&LoadNote>, arg: &str) {
+    match note {
+        None => {}
+        Some(LoadNote::EmbeddedIndexRejected { reason }) => eprintln!(
+            "sapper: warning: the embedded rule index is rejected ({reason}); indexing the \
+             embedded rulebase instead"
+        ),
+        Some(LoadNote::SavedIndexUnusable { reason }) => eprintln!(
+            "sapper: warning: {reason}; indexing {arg} instead (`sapper rules index {arg}` \
+             rewrites the index)"
+        ),
+        Some(LoadNote::NoSavedIndex { index, rules }) => eprintln!(
+            "sapper: note: {arg} has no saved index ({}): indexing its {rules} rules now; \
+             `sapper rules index {arg}` saves one so later runs load faster",
+            index.display(),
+        ),
+    }
+}
+
+/// A rulebase load error, with the command-line hints.
+pub fn load_error(e: LoadError) -> super::CliError {
+    match &e {
+        LoadError::Unsound { path, .. } => format!(
+            "{e}; its checksum is valid, so the file was written this way — `sapper rules \
+             verify {}` lists every unsound rule (--trust-rules uses the file without this \
+             proof)",
+            path.display()
+        )
+        .into(),
+        _ => e.to_string().into(),
     }
 }
 
 /// The rule tiers of a rulebase (a path, or `default` for the embedded
 /// one, whose index is embedded too). A file's rules are proven first
-/// unless `trust` ([`prove_rulebase`]).
-pub fn load_tiers(
-    arg: &str,
-    trust: Trust,
-) -> Result<sapper_engine::solver::RuleTiers, super::CliError> {
-    use sapper_engine::rules::index::saved::{index_path, load_saved_index, SavedIndex};
+/// unless `trust` (`sapper_engine::rules::load`).
+pub fn load_tiers(arg: &str, trust: Trust) -> Result<RuleTiers, super::CliError> {
     if arg == "default" {
         return default_tiers();
     }
-    let path = std::path::Path::new(arg);
-    let bytes = sapper_engine::files::read_capped(path, sapper_engine::files::MAX_RULEBASE_BYTES)
-        .map_err(|e| e.to_string())?;
-    let saved = load_saved_index(path, &bytes);
-    if let SavedIndex::Valid(tiers) = saved {
-        // Saved only for proven rules, bound to these exact bytes: the
-        // proof is cached with it.
-        return Ok(tiers);
-    }
-    let rb =
-        sapper_engine::rules::Rulebase::from_bytes(&bytes).map_err(|e| format!("{arg}: {e}"))?;
-    match saved {
-        SavedIndex::Unusable(reason) => eprintln!(
-            "sapper: warning: {reason}; indexing {arg} instead (`sapper rules index {arg}` \
-             rewrites the index)"
-        ),
-        SavedIndex::Absent if rb.rules.len() >= SLOW_TO_INDEX => eprintln!(
-            "sapper: note: {arg} has no saved index ({}): indexing its {} rules now; \
-             `sapper rules index {arg}` saves one so later runs load faster",
-            index_path(path).display(),
-            rb.rules.len()
-        ),
-        _ => {}
-    }
-    if trust == Trust::Prove {
-        prove_rulebase(arg, &rb)?;
-    }
-    Ok(sapper_engine::solver::RuleTiers::new(&rb))
+    let loaded = load::file_tiers(Path::new(arg), trust).map_err(load_error)?;
+    print_note(loaded.note.as_ref(), arg);
+    Ok(loaded.tiers)
 }
-
-/// Rule counts from which indexing at start-up takes a noticeable time
-/// (about 0.2 s at 100,000 rules; the default's 8,959 take a few ms).
-const SLOW_TO_INDEX: usize = 100_000;
 
 /// Indexes `rb` (just written to `path` as `bytes`) and saves the index
 /// beside it. Call it only for proven rules (see `rules::index::saved`).
 pub fn save_index_of(
-    path: &std::path::Path,
+    path: &Path,
     bytes: &[u8],
     rb: &sapper_engine::rules::Rulebase,
 ) -> Result<std::path::PathBuf, super::CliError> {
-    let tiers = sapper_engine::solver::RuleTiers::new(rb);
+    let tiers = RuleTiers::new(rb);
     sapper_engine::rules::index::saved::save_index(path, bytes, &tiers)
         .map_err(|e| format!("writing the rule index: {e}").into())
 }
 
-/// Whether a rulebase file's rules are re-proven before they are used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Trust {
-    /// Re-prove every rule (the default for files).
-    Prove,
-    /// `--trust-rules`: the checksum is taken as enough.
-    Trust,
-}
-
-impl Trust {
-    pub fn from_flag(trust_rules: bool) -> Trust {
-        if trust_rules {
-            Trust::Trust
-        } else {
-            Trust::Prove
-        }
+/// `--trust-rules` as a [`Trust`].
+pub fn trust_from_flag(trust_rules: bool) -> Trust {
+    if trust_rules {
+        Trust::Trust
+    } else {
+        Trust::Prove
     }
 }
 
-/// Re-proves every rule of a rulebase read from `arg` by enumeration
-/// (`rules::verify`), refusing the file if one fails. A checksum shows the
-/// file is as its producer wrote it, not that the producer was right: a
-/// crafted or buggy file with one unsound rule would otherwise make the
-/// solver "prove" false deductions, or blame a sound position for a
-/// contradiction. Costs ~3 µs of CPU per rule (docs/performance.md); the
-/// embedded default is exempt — `tests/default_rulebase.rs` proves those
-/// exact bytes.
+/// Re-proves every rule of a rulebase read from `arg` by enumeration,
+/// refusing the file if one fails (`sapper_engine::rules::load::prove`).
 pub fn prove_rulebase(
     arg: &str,
     rb: &sapper_engine::rules::Rulebase,
 ) -> Result<(), super::CliError> {
-    let failures = sapper_engine::rules::verify::verify_rulebase(rb);
-    let Some((index, reason)) = failures.first() else {
-        return Ok(());
+    load::prove(Path::new(arg), rb).map_err(load_error)
+}
+
+/// An engine refusal with the flag that raises its limit.
+pub fn over_budget(o: &sapper_engine::budget::OverBudget) -> String {
+    let flag = match o.limit {
+        sapper_engine::budget::Limit::Time(_) => "--budget-secs",
+        sapper_engine::budget::Limit::Memory(_) => "--budget-mb",
     };
-    let more = match failures.len() {
-        1 => String::new(),
-        n => format!(" (and {} more)", n - 1),
-    };
-    Err(format!(
-        "{arg}: rule #{index} is unsound: {reason}{more}; its checksum is valid, so the file \
-         was written this way — `sapper rules verify {arg}` lists every unsound rule \
-         (--trust-rules uses the file without this proof)"
-    )
-    .into())
+    format!("{o} ({flag} raises the limit)")
+}
+
+/// A solve's error in words, cells as `(row,col)` on `grid`, with the
+/// command-line hints.
+pub fn solve_error(e: &sapper_engine::solver::SolveError, grid: sapper_engine::Grid) -> String {
+    match e {
+        sapper_engine::solver::SolveError::OverBudget(o) => format!("refused: {}", over_budget(o)),
+        e => e.describe(grid),
+    }
 }
 
 /// `--rules FILE` / `--no-rules`, shared by solve, analyse and bench.
@@ -286,20 +261,13 @@ pub fn load_rulebase(
 ) -> Result<(sapper_engine::rules::Rulebase, usize), super::CliError> {
     if arg == "default" {
         // Trusted: framing and checksum are checked, the per-rule checks
-        // skipped — tests/default_rulebase.rs validates these exact bytes
-        // fully (and `sapper rules verify` re-proves every rule).
+        // skipped — the engine's tests validate these exact bytes fully
+        // (and `sapper rules verify` re-proves every rule).
         let rb = sapper_engine::rules::default_rulebase()
             .map_err(|e| format!("embedded default rulebase: {e}"))?;
         return Ok((rb, DEFAULT_RULEBASE.len()));
     }
-    let bytes = sapper_engine::files::read_capped(
-        std::path::Path::new(arg),
-        sapper_engine::files::MAX_RULEBASE_BYTES,
-    )
-    .map_err(|e| e.to_string())?;
-    let rb =
-        sapper_engine::rules::Rulebase::from_bytes(&bytes).map_err(|e| format!("{arg}: {e}"))?;
-    Ok((rb, bytes.len()))
+    load::read_file(Path::new(arg)).map_err(load_error)
 }
 
 impl RulesArgs {
@@ -317,7 +285,7 @@ impl RulesArgs {
 
     /// Whether the --rules file is proven before use.
     pub fn trust(&self) -> Trust {
-        Trust::from_flag(self.trust_rules)
+        trust_from_flag(self.trust_rules)
     }
 }
 

@@ -5,6 +5,7 @@ use super::CliError;
 use sapper_engine::board::Board;
 use sapper_engine::formats::parse_position;
 use sapper_engine::play::{Move, Player, Policy, SapperPlayer};
+use sapper_engine::Engine;
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -32,8 +33,8 @@ use std::process::ExitCode;
 pub struct Args {}
 
 pub fn run(_args: Args) -> Result<ExitCode, CliError> {
-    let tiers = default_tiers()?;
-    let mut player = SapperPlayer::new(Some(&tiers), Policy::SecondSafety);
+    let engine = Engine::from_tiers(Some(default_tiers()?));
+    let mut player = engine.player(Policy::SecondSafety);
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     for (k, line) in stdin.lock().lines().enumerate() {

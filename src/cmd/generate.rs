@@ -7,7 +7,8 @@ use sapper_engine::board::Field;
 use sapper_engine::formats::mbf::mbf_bytes;
 use sapper_engine::formats::thesis::{field_texts, FIELD_FILES};
 use sapper_engine::game::Game;
-use sapper_engine::generate::{generate, Method, Request};
+use sapper_engine::generate::{Request, Sampling};
+use sapper_engine::{Engine, Error};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -105,16 +106,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.count == 0 {
         return Err("--count must be at least 1".into());
     }
-    let tiers = default_tiers()?;
-    let method = match args.method {
-        MethodArg::Uniform => Method::Uniform,
-        MethodArg::Fast => Method::Fast,
+    let engine = Engine::from_tiers(Some(default_tiers()?));
+    let sampling = match args.method {
+        MethodArg::Uniform => Sampling::Uniform,
+        MethodArg::Fast => Sampling::Fast,
     };
     let request = Request {
         level,
         first_click,
         start,
-        method,
+        sampling,
         seed: args.game.seed,
         count: args.count,
         max_attempts: args.max_attempts.max(1),
@@ -125,9 +126,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .expect("valid template"),
     );
     let t0 = Instant::now();
-    let generated = generate(&request, Some(&tiers), &|n| bar.inc(n));
+    let generated = engine.generate_with_progress(&request, &|n| bar.inc(n));
     bar.finish_and_clear();
-    let generated = generated?;
+    let generated = generated.map_err(|e| match e {
+        Error::GaveUp(gave_up) => format!(
+            "{gave_up}; try fewer mines, another start, --method fast, or raise --max-attempts"
+        ),
+        other => other.to_string(),
+    })?;
     let seconds = t0.elapsed().as_secs_f64();
 
     match (&args.output, format) {
@@ -152,7 +158,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         "level": {"rows": level.rows, "cols": level.cols, "mines": level.mines},
         "first_click": first_click.name(),
         "start": [start.0, start.1],
-        "method": if method == Method::Uniform { "uniform" } else { "fast" },
+        "method": if sampling == Sampling::Uniform { "uniform" } else { "fast" },
         "seed": args.game.seed,
     });
     if args.json {

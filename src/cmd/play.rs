@@ -3,15 +3,12 @@
 use super::common::{by_source_json, default_tiers, rules_by_order_json, GameArgs};
 use super::CliError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 use sapper_engine::game::FirstClick;
-use sapper_engine::play::{play_game, GameRecord, Policy, SapperPlayer, ENDGAME_LAYOUTS};
-use sapper_engine::solver::BySource;
-use sapper_engine::Method;
+use sapper_engine::play::{Policy, ENDGAME_LAYOUTS};
+use sapper_engine::{Engine, Method, PlaySettings};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 /// Play whole games: deductions where they exist, the best guess where they
 /// do not, and report the win rate.
@@ -65,19 +62,6 @@ enum PolicyArg {
     SecondSafety,
 }
 
-/// The Wilson score interval of `wins` out of `n` at 95%.
-fn wilson(wins: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.959_963_984_540_054_f64;
-    let (n, p) = (n as f64, wins as f64 / n as f64);
-    let centre = p + z * z / (2.0 * n);
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    let d = 1.0 + z * z / n;
-    ((centre - half) / d, (centre + half) / d)
-}
-
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let (level, first_click, start) = args.game.game(FirstClick::Safe)?;
     if args.games == 0 {
@@ -91,8 +75,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         PolicyArg::Informed => Policy::Informed,
         PolicyArg::SecondSafety => Policy::SecondSafety,
     };
-    let tiers = default_tiers()?;
+    let engine = Engine::from_tiers(Some(default_tiers()?));
     let seed = args.game.seed;
+    let settings = PlaySettings {
+        level,
+        first_click,
+        start: Some(start),
+        games: args.games,
+        seed,
+        policy,
+        endgame_layouts: args.endgame_layouts,
+    };
     let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
@@ -101,47 +94,24 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .expect("valid template"),
     );
     let wins_so_far = AtomicU64::new(0);
-    let t0 = Instant::now();
-    let records: Vec<GameRecord> = (0..args.games)
-        .into_par_iter()
-        .map(|index| {
-            // A fresh player per game: the solver's method order adapts
-            // to what it has seen, so a player shared by the games one
-            // thread happens to get would credit deductions to methods
-            // differently from run to run.
-            let mut player =
-                SapperPlayer::new(Some(&tiers), policy).with_endgame(args.endgame_layouts);
-            let r = play_game(level, first_click, start, seed, index, &mut player)?;
-            let wins = wins_so_far.fetch_add(r.won as u64, Ordering::Relaxed) + r.won as u64;
-            bar.inc(1);
-            if index % 64 == 0 {
-                bar.set_message(format!(
-                    "win rate {:.2}%",
-                    100.0 * wins as f64 / bar.position().max(1) as f64
-                ));
-            }
-            Ok(r)
-        })
-        .collect::<Result<_, String>>()?;
-    let seconds = t0.elapsed().as_secs_f64();
+    let summary = engine.play_with_progress(&settings, &|r| {
+        let wins = wins_so_far.fetch_add(r.won as u64, Ordering::Relaxed) + r.won as u64;
+        bar.inc(1);
+        if r.index % 64 == 0 {
+            bar.set_message(format!(
+                "win rate {:.2}%",
+                100.0 * wins as f64 / bar.position().max(1) as f64
+            ));
+        }
+    });
     bar.finish_and_clear();
-
-    let n = records.len() as u64;
-    let wins = records.iter().filter(|r| r.won).count() as u64;
-    let guesses: u64 = records.iter().map(|r| r.guesses as u64).sum();
-    let won_guesses: u64 = records
-        .iter()
-        .filter(|r| r.won)
-        .map(|r| r.guesses as u64)
-        .sum();
-    let mut opened_by = BySource::default();
-    for r in &records {
-        opened_by.merge(&r.opened_by);
-    }
-    let (lo, hi) = wilson(wins, n);
+    let summary = summary?;
+    let seconds = summary.seconds;
+    let (n, wins, opened_by) = (summary.games, summary.wins, summary.opened_by);
+    let (lo, hi) = summary.ci95();
     if let Some(file) = &args.games_json {
         let mut text = String::new();
-        for r in &records {
+        for r in &summary.records {
             text.push_str(&format!(
                 "{{\"index\":{},\"won\":{},\"clicks\":{},\"guesses\":{},\"seed\":{seed}}}\n",
                 r.index, r.won, r.clicks, r.guesses
@@ -156,8 +126,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "wins": wins,
             "win_rate": rate,
             "ci95": [lo, hi],
-            "guesses_per_game": guesses as f64 / n as f64,
-            "guesses_per_won_game": if wins > 0 { won_guesses as f64 / wins as f64 } else { 0.0 },
+            "guesses_per_game": summary.guesses_per_game(),
+            "guesses_per_won_game": summary.guesses_per_won_game(),
             "games_per_second": n as f64 / seconds,
             "level": {"rows": level.rows, "cols": level.cols, "mines": level.mines},
             "first_click": first_click.name(),
@@ -188,12 +158,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
         out!(
             "guesses per game {:.2} ({:.2} per won game); {:.0} games per second",
-            guesses as f64 / n as f64,
-            if wins > 0 {
-                won_guesses as f64 / wins as f64
-            } else {
-                0.0
-            },
+            summary.guesses_per_game(),
+            summary.guesses_per_won_game(),
             n as f64 / seconds
         );
         let total = opened_by.total().max(1) as f64;
@@ -213,21 +179,4 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wilson;
-
-    /// Against values computed by hand from the formula.
-    #[test]
-    fn wilson_interval_matches_the_formula() {
-        let (lo, hi) = wilson(50, 100);
-        assert!(
-            (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
-            "{lo} {hi}"
-        );
-        let (lo, hi) = wilson(0, 10);
-        assert!(lo.abs() < 1e-12 && (hi - 0.2775).abs() < 1e-4, "{lo} {hi}");
-    }
 }

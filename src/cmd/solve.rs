@@ -1,8 +1,8 @@
 //! `sapper solve`: no-guess play on fields with ground truth.
 
 use super::common::{
-    by_source_json, load_rulebase, load_tiers, median, print_method_table, round3, BudgetArgs,
-    RulesArgs,
+    by_source_json, load_rulebase, load_tiers, median, print_method_table, round3, solve_error,
+    BudgetArgs, RulesArgs,
 };
 use super::CliError;
 use rayon::prelude::*;
@@ -117,7 +117,7 @@ fn solve_one(
         );
         let micros = t0.elapsed().as_secs_f64() * 1e6;
         let outcome =
-            outcome.map_err(|e| format!("{}: {}", dir.display(), e.describe(field.grid)))?;
+            outcome.map_err(|e| format!("{}: {}", dir.display(), solve_error(&e, field.grid)))?;
         Ok(Solved {
             solved: outcome.solved,
             opened_safe_cells: outcome.opened_safe_cells,

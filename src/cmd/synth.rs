@@ -74,7 +74,7 @@ pub fn run(args: Args) -> Result<ExitCode, super::CliError> {
     let base = match &args.from {
         Some(path) => {
             let base = read_rulebase(path)?;
-            if super::common::Trust::from_flag(args.trust_rules) == super::common::Trust::Prove {
+            if super::common::trust_from_flag(args.trust_rules) == super::common::Trust::Prove {
                 super::common::prove_rulebase(&path.display().to_string(), &base)?;
             }
             Some(base)

@@ -12,6 +12,7 @@
 //! found and what was expected. No input, however malformed, makes a reader
 //! panic.
 
+pub mod codes;
 pub mod mbf;
 pub mod position;
 pub mod thesis;
@@ -30,9 +31,14 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}: {message}", location(path, *line, *column))]
 pub struct FormatError {
+    /// The file the problem is in.
     pub path: PathBuf,
+    /// The 1-based line, when the problem is on one line.
     pub line: Option<usize>,
+    /// The 1-based column in characters, when the problem is at one
+    /// character of `line`.
     pub column: Option<usize>,
+    /// What was found and what was expected, in words.
     pub message: String,
 }
 

@@ -166,32 +166,55 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
     };
 
     if let Some((line_no, total, column)) = total {
-        let (flags, closed) = flags_and_closed(&cells);
-        let (flags, closed) = (u64::from(flags), u64::from(closed));
-        // The flags are mines, so the total is at least their number…
-        if (total as u64) < flags {
-            return Err(FormatError::at(
-                path,
-                line_no,
-                column,
-                format!("mines {total} but the grid has {flags} flags; expected at least {flags}"),
-            ));
-        }
-        // …and every other mine is under a closed cell.
-        if total as u64 > flags + closed {
-            return Err(FormatError::at(
-                path,
-                line_no,
-                column,
-                format!(
-                    "mines {total} but the grid has only {flags} flags and {closed} closed cells; \
-                     expected at most {}",
-                    flags + closed
-                ),
-            ));
+        if let Some(problem) = total_problem(&cells, total) {
+            return Err(FormatError::at(path, line_no, column, problem));
         }
     }
 
+    if let Some((i, problem)) = impossible_number(grid, &cells) {
+        let (line, column) = cell_position(i);
+        let (r, c) = grid.rc(i);
+        return Err(FormatError::at(
+            path,
+            line,
+            column,
+            format!("row {}, column {}: {problem}", r + 1, c + 1),
+        ));
+    }
+
+    Ok(Position {
+        grid,
+        cells,
+        total_mines: total.map(|(_, t, _)| t),
+    })
+}
+
+/// Why a total of `total` mines cannot lie on `cells`, if it cannot: the
+/// flags are mines, and every other mine is under a closed cell.
+pub(crate) fn total_problem(cells: &[Cell], total: u32) -> Option<String> {
+    let (flags, closed) = flags_and_closed(cells);
+    let (flags, closed) = (u64::from(flags), u64::from(closed));
+    // The flags are mines, so the total is at least their number…
+    if (total as u64) < flags {
+        return Some(format!(
+            "mines {total} but the grid has {flags} flags; expected at least {flags}"
+        ));
+    }
+    // …and every other mine is under a closed cell.
+    if total as u64 > flags + closed {
+        return Some(format!(
+            "mines {total} but the grid has only {flags} flags and {closed} closed cells; \
+             expected at most {}",
+            flags + closed
+        ));
+    }
+    None
+}
+
+/// The first revealed number (in cell order) that its neighbours cannot
+/// satisfy on their own, and why: more than its neighbours, fewer than its
+/// flags, or more than its flagged and closed neighbours.
+pub(crate) fn impossible_number(grid: Grid, cells: &[Cell]) -> Option<(u32, String)> {
     // Per cell, 1 if it is a flag plus 256 if it is closed: summed over a
     // number's neighbours, its flags and closed neighbours without a branch
     // on each neighbour's kind. (The board's neighbourhood words count the
@@ -227,21 +250,9 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
                  can be mines"
             )
         };
-        let (line, column) = cell_position(i);
-        let (r, c) = grid.rc(i);
-        return Err(FormatError::at(
-            path,
-            line,
-            column,
-            format!("row {}, column {}: {problem}", r + 1, c + 1),
-        ));
+        return Some((i, problem));
     }
-
-    Ok(Position {
-        grid,
-        cells,
-        total_mines: total.map(|(_, t, _)| t),
-    })
+    None
 }
 
 /// The cell each byte of a grid row stands for (`None`: not a cell).
@@ -281,6 +292,33 @@ pub fn write_position(p: &Position) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Parses a position from its text (see the [module doc](self)); errors
+/// name the line and column, as in a file called `position`.
+///
+/// ```
+/// use sapper_engine::Position;
+///
+/// let p: Position = "mines 1\n?1?\n".parse().unwrap();
+/// assert_eq!((p.grid.h, p.grid.w, p.total_mines), (1, 3, Some(1)));
+/// let err = "?9?".parse::<Position>().unwrap_err();
+/// assert_eq!((err.line, err.column), (Some(1), Some(2)));
+/// ```
+impl std::str::FromStr for Position {
+    type Err = FormatError;
+
+    fn from_str(text: &str) -> Result<Position, FormatError> {
+        parse_position(Path::new("position"), text)
+    }
+}
+
+/// The position's text ([`write_position`]), which [`str::parse`] reads
+/// back.
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&write_position(self))
+    }
 }
 
 /// The character of one cell in the position format.

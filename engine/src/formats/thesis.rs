@@ -34,9 +34,14 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+/// The file of a field folder holding `h,w,tm`; a folder holding it is a
+/// field.
 pub const FIELD_INFO_FILE: &str = "field_info.csv";
+/// The file of a field folder saying which cells are open at the start.
 pub const STATUS_FILE: &str = "status.csv";
+/// The file of a field folder holding every cell's true value.
 pub const VALUES_FILE: &str = "values.csv";
+/// The file of a corpus holding the outcome of no-guess play per field.
 pub const EXPECTED_FILE: &str = "expected.csv";
 
 /// The header line of `expected.csv`.
@@ -48,6 +53,9 @@ pub struct FieldRef {
     /// The folder's path relative to the corpus root, components joined with
     /// `/` (just the folder name for a flat corpus, or for a single field).
     pub name: String,
+    /// The path of the field's folder: the corpus path with the relative
+    /// path appended (the corpus path itself for a single field), ready for
+    /// [`read_field`].
     pub dir: PathBuf,
 }
 

@@ -34,6 +34,17 @@ pub enum MethodError {
     OverBudget(OverBudget),
 }
 
+impl std::fmt::Display for MethodError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MethodError::Contradiction(c) => c.fmt(f),
+            MethodError::OverBudget(o) => o.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MethodError {}
+
 impl From<Contradiction> for MethodError {
     fn from(c: Contradiction) -> Self {
         MethodError::Contradiction(c)
@@ -100,7 +111,10 @@ pub fn run(
 /// and the mean time of successful and failed attempts.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MethodStats {
+    /// Times the method was run (successful and failed).
     pub attempts: u64,
+    /// Attempts that proved at least one cell (`n_s`; `n_u` is
+    /// [`MethodStats::failures`]).
     pub successes: u64,
     /// Total nanoseconds spent in the timed successful attempts.
     pub nanos_success: u64,
@@ -111,6 +125,7 @@ pub struct MethodStats {
     /// `solver::RULE_TIMING_ONE_IN`). The means `t_s`, `t_u` are over
     /// these.
     pub timed_successes: u64,
+    /// Failed attempts that were timed: the sample `t_u` is the mean over.
     pub timed_failures: u64,
     /// Cells this method determined.
     pub cells: u64,
@@ -118,10 +133,12 @@ pub struct MethodStats {
     /// deterministic count): the method order is decided on these, so it is
     /// the same on every run; the times above are reported, not used.
     pub work_success: u64,
+    /// Work units of all failed attempts (see `work_success`).
     pub work_fail: u64,
 }
 
 impl MethodStats {
+    /// Attempts that proved nothing (`n_u`).
     pub fn failures(&self) -> u64 {
         self.attempts - self.successes
     }
@@ -195,6 +212,8 @@ impl MethodStats {
         }
     }
 
+    /// Adds `o`'s counts, times and work to these (statistics of several
+    /// solves combined).
     pub fn merge(&mut self, o: &MethodStats) {
         self.work_success += o.work_success;
         self.work_fail += o.work_fail;
@@ -211,6 +230,7 @@ impl MethodStats {
 /// The four methods' statistics and the order the solver tries them in.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MethodTable {
+    /// Each method's statistics, at its [`Method::index`].
     pub stats: [MethodStats; 4],
     /// The rule layer's attempts (one match pass over the changed numbers
     /// is one attempt); not part of the method order — rules always run
@@ -254,9 +274,11 @@ impl MethodTable {
         self.enabled[m.index()]
     }
 
+    /// The statistics of method `m`.
     pub fn get(&self, m: Method) -> &MethodStats {
         &self.stats[m.index()]
     }
+    /// The statistics of method `m`, to record an attempt in.
     pub fn get_mut(&mut self, m: Method) -> &mut MethodStats {
         &mut self.stats[m.index()]
     }
@@ -292,6 +314,8 @@ impl MethodTable {
         }
         self.order = order;
     }
+    /// Adds `o`'s rule-layer and per-method statistics to these; the
+    /// method order is left as it is.
     pub fn merge(&mut self, o: &MethodTable) {
         self.rules.merge(&o.rules);
         for m in Method::ALL {

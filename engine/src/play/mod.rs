@@ -41,7 +41,7 @@
 use crate::board::{Board, Cell, Value};
 use crate::budget::Budget;
 use crate::game::{game_rng, random_layout, FirstClick, Game, Level, Opened};
-use crate::methods::{MethodError, MethodTable};
+use crate::methods::MethodTable;
 use crate::probabilities::Probabilities;
 use crate::solver::{analyse_position_with, BySource, Layers, RuleTiers};
 
@@ -53,9 +53,13 @@ pub use endgame::{Endgame, ExactGuess, ENDGAME_LAYOUTS, ENDGAME_STATES};
 /// `open` holds the one guessed cell and `p_mine` its mine probability).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Move {
+    /// Cells to open (row-major indices): every proven-safe cell, or the
+    /// one guessed cell.
     pub open: Vec<u32>,
     /// Proven mines (for display and the engine protocol).
     pub flag: Vec<u32>,
+    /// On a guess, the guessed cell's mine probability (in `[0, 1]`);
+    /// `None` when every cell of `open` is proven safe.
     pub guess: Option<f64>,
     /// What proved the cells of `open` safe (all zero on a guess).
     pub opened_by: BySource,
@@ -64,13 +68,17 @@ pub struct Move {
 /// Anything that plays from positions alone.
 pub trait Player {
     /// The next move on `position` (numbers, closed cells, the total).
-    fn next_move(&mut self, position: &Board) -> Result<Move, String>;
+    fn next_move(&mut self, position: &Board) -> Result<Move, crate::Error>;
 }
 
 /// How the sapper player guesses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
+    /// The closed cell least likely to be a mine, the first in cell order
+    /// among ties (the baseline).
     LeastProbability,
+    /// Among the cells within [`TOLERANCE`] of the least probability, the
+    /// one with the fewest closed neighbours, then closest to a corner.
     Informed,
     /// Two moves ahead: see `second_safety`.
     SecondSafety,
@@ -100,6 +108,9 @@ pub struct SapperPlayer<'r> {
 pub const DEFAULT_DENSITY: f64 = 0.2;
 
 impl<'r> SapperPlayer<'r> {
+    /// A player deducing with `rules` (`None`: the methods alone) and
+    /// guessing by `policy`, with the default budget, density
+    /// ([`DEFAULT_DENSITY`]) and endgame size ([`ENDGAME_LAYOUTS`]).
     pub fn new(rules: Option<&'r RuleTiers>, policy: Policy) -> SapperPlayer<'r> {
         SapperPlayer {
             rules,
@@ -135,7 +146,7 @@ impl<'r> SapperPlayer<'r> {
 }
 
 impl Player for SapperPlayer<'_> {
-    fn next_move(&mut self, position: &Board) -> Result<Move, String> {
+    fn next_move(&mut self, position: &Board) -> Result<Move, crate::Error> {
         // The budget bounds one move: its clock starts now.
         let budget = self.budget.restarted();
         let layers = Layers {
@@ -144,12 +155,7 @@ impl Player for SapperPlayer<'_> {
             budget,
         };
         let analysis = analyse_position_with(&position.to_position(), layers, &mut self.table)
-            .map_err(|e| match e {
-                MethodError::Contradiction(c) => {
-                    format!("no mine layout fits: {}", c.describe(position.grid()))
-                }
-                MethodError::OverBudget(o) => o.to_string(),
-            })?;
+            .map_err(|e| crate::Error::from_method(e, position.grid()))?;
         let board = &analysis.board;
         let cells = 0..board.grid().len() as u32;
         let flag: Vec<u32> = cells
@@ -176,7 +182,7 @@ impl Player for SapperPlayer<'_> {
         let density = board.total_mines().is_none().then_some(self.density);
         self.probabilities
             .compute(board, density, &budget)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| crate::Error::from_probability(e, board.grid()))?;
         if let Some(exact) = self.exact_endgame(board) {
             return Ok(Move {
                 open: vec![exact.cell],
@@ -195,7 +201,7 @@ impl Player for SapperPlayer<'_> {
             ),
             policy => choose_guess(board, &self.probabilities, policy),
         }
-        .ok_or("no closed cell left to open")?;
+        .ok_or(crate::Error::NothingToOpen)?;
         Ok(Move {
             open: vec![cell],
             flag,
@@ -252,6 +258,8 @@ fn choose_guess(board: &Board, p: &Probabilities, policy: Policy) -> Option<(u32
 /// Candidates `second_safety` looks ahead from: at most this many, all
 /// within [`SECOND_SAFETY_SPREAD`] of the least probability.
 pub const SECOND_SAFETY_CANDIDATES: usize = 12;
+/// How far above the least mine probability (an absolute difference of
+/// probabilities) a cell may be and still be a `second_safety` candidate.
 pub const SECOND_SAFETY_SPREAD: f64 = 0.08;
 
 /// The guess that maximizes the chance of surviving it *and* the next
@@ -344,7 +352,10 @@ fn second_safety(
 /// How one game went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameRecord {
+    /// The game's index in its run (with the run's seed, it names the
+    /// layout: [`game_rng`]`(seed, index)`).
     pub index: u64,
+    /// Whether every safe cell was opened without hitting a mine.
     pub won: bool,
     /// Cells the player clicked (the first click included; a flood fill
     /// is one click).
@@ -365,7 +376,7 @@ pub fn play_game(
     seed: u64,
     index: u64,
     player: &mut dyn Player,
-) -> Result<GameRecord, String> {
+) -> Result<GameRecord, crate::Error> {
     let layout = random_layout(level, first_click, start, &mut game_rng(seed, index));
     let mut game = Game::new(level.grid(), layout);
     let mut record = GameRecord {
@@ -524,7 +535,7 @@ mod tests {
     }
 
     impl Player for Recorder<'_> {
-        fn next_move(&mut self, position: &Board) -> Result<Move, String> {
+        fn next_move(&mut self, position: &Board) -> Result<Move, crate::Error> {
             self.positions += 1;
             assert_eq!(position.total_mines(), Some(99));
             for c in 0..position.grid().len() as u32 {

@@ -247,6 +247,8 @@ struct Output<'a> {
 }
 
 impl Probabilities {
+    /// Probabilities of no board yet, with empty buffers (the same as
+    /// `Probabilities::default()`): call [`Probabilities::compute`] first.
     pub fn new() -> Probabilities {
         Probabilities::default()
     }

@@ -201,6 +201,7 @@ const WINDOW: i64 = 256;
 const DROP: i64 = 120;
 
 impl Wide {
+    /// The number 0.
     pub const ZERO: Wide = Wide {
         hi: 0.0,
         lo: 0.0,

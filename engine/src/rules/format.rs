@@ -78,18 +78,25 @@ pub const FORMAT: Format = Format {
 /// The file header: how the rulebase was made and what it holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
+    /// How the rules were made ([`Rulebase::settings`]).
     pub settings: GeneratorSettings,
     /// Rule counts per order × window × kind, sorted, zero counts omitted.
     pub counts: Vec<CountEntry>,
+    /// Number of rules the payload holds.
     pub rule_count: u64,
 }
 
 /// How many rules of one order, window and kind a rulebase holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CountEntry {
+    /// The rules' order: their number of foci ([`Rule::order`]).
     pub order: u8,
+    /// The rules' window `k`: their patterns fit `k × k`
+    /// ([`Rule::window`]).
     pub window: u8,
+    /// What the rules conclude.
     pub kind: RuleKind,
+    /// How many rules of this order, window and kind the rulebase holds.
     pub count: u64,
 }
 
@@ -100,8 +107,17 @@ pub enum RulebaseError {
     /// sections' contents (the shared vocabulary of [`crate::wire`]).
     #[error(transparent)]
     Wire(#[from] WireError),
+    /// A rule that is malformed ([`check_structure`]), not canonical, or
+    /// not strictly after the one before it.
     #[error("invalid rule #{index}: {reason}")]
-    InvalidRule { index: usize, reason: String },
+    InvalidRule {
+        /// The rule's position in the rule list, 0-based.
+        index: usize,
+        /// What is wrong with it, in words.
+        reason: String,
+    },
+    /// An I/O error not tied to a named file (errors reading or writing a
+    /// rulebase file are [`RulebaseError::File`]).
     #[error(transparent)]
     Io(#[from] std::io::Error),
     /// The file could not be read or written (see [`crate::files`]).

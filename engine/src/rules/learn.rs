@@ -71,7 +71,10 @@ pub enum Learned {
     /// on its own (forces a cell or has no solution): lower-order rules
     /// apply first, so the support is not a rule to store.
     Reducible {
+        /// The smallest set of revealed cells forcing the cell (cell
+        /// indices).
         support: Vec<u32>,
+        /// The proper subset of `support` that concludes on its own.
         concluding: Vec<u32>,
     },
     /// No set of numbers fitting a 6×6 window forces the cell.

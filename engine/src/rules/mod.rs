@@ -20,13 +20,16 @@ use serde::{Deserialize, Serialize};
 pub mod format;
 pub mod index;
 pub mod learn;
+pub mod load;
 pub mod verify;
 
 /// The default rulebase (orders 1–2) exactly as committed in
-/// `rules/default.rules`, embedded so that solving needs no files around:
-/// the one copy the binary, the benchmarks and the tests use. Regenerate
-/// the file with `sapper synth --order 2 -o rules/default.rules`.
-pub const DEFAULT_RULEBASE: &[u8] = include_bytes!("../../../rules/default.rules");
+/// `engine/rules/default.rules`, embedded so that solving needs no files
+/// around: the one copy the binary, the benchmarks and the tests use.
+/// Regenerate the file with `sapper synth --order 2 -o
+/// engine/rules/default.rules` (which refreshes its saved index,
+/// [`load::DEFAULT_INDEX`], too).
+pub const DEFAULT_RULEBASE: &[u8] = include_bytes!("../../rules/default.rules");
 
 /// [`DEFAULT_RULEBASE`] decoded. Its framing and checksum are checked; its
 /// rules are not re-proven here — `tests/default_rulebase.rs` proves these
@@ -54,7 +57,9 @@ pub struct GeneratorSettings {
 /// rulebases serialize to equal bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rulebase {
+    /// How the rules were generated (the file header's settings).
     pub settings: GeneratorSettings,
+    /// The rules: canonical, distinct, sorted.
     pub rules: Vec<Rule>,
 }
 
@@ -82,9 +87,13 @@ pub enum PatternCell {
 /// files (`rules::format`): it folds a rule's conclusions into its closed
 /// cells.
 pub mod cell_code {
+    /// [`PatternCell::Any`](super::PatternCell::Any).
     pub const ANY: u8 = 0;
+    /// [`PatternCell::Wall`](super::PatternCell::Wall).
     pub const WALL: u8 = 1;
+    /// [`PatternCell::Open`](super::PatternCell::Open).
     pub const OPEN: u8 = 2;
+    /// [`PatternCell::Closed`](super::PatternCell::Closed).
     pub const CLOSED: u8 = 3;
     /// `Number(v)` is coded `NUMBER + v`, `v ≤ 8`.
     pub const NUMBER: u8 = 4;
@@ -135,8 +144,11 @@ impl PatternCell {
 /// An `h × w` rectangle of pattern cells, row-major.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Pattern {
+    /// Number of rows.
     pub h: u8,
+    /// Number of columns: the stride of the row-major cell index.
     pub w: u8,
+    /// The `h * w` cells, row-major (cell `(r, c)` at `r * w + c`).
     pub cells: Vec<PatternCell>,
 }
 
@@ -154,9 +166,13 @@ pub enum RuleKind {
 /// for a forbidden rule.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Rule {
+    /// What the rule looks at.
     pub pattern: Pattern,
+    /// Whether it forces cells or forbids the pattern.
     pub kind: RuleKind,
+    /// The `Closed` cells proven safe: bit `r * w + c` of the pattern.
     pub safe: u64,
+    /// The `Closed` cells proven mines: bit `r * w + c` of the pattern.
     pub mine: u64,
 }
 
@@ -197,11 +213,15 @@ pub fn map_point(
 }
 
 impl Pattern {
+    /// The `h × w` pattern of `cells` (row-major). Panics unless there are
+    /// exactly `h * w` cells.
     pub fn new(h: u8, w: u8, cells: Vec<PatternCell>) -> Pattern {
         assert_eq!(cells.len(), h as usize * w as usize);
         Pattern { h, w, cells }
     }
 
+    /// The cell at row `r`, column `c` (0-based; panics outside the
+    /// pattern's cells).
     #[inline]
     pub fn get(&self, r: usize, c: usize) -> PatternCell {
         self.cells[r * self.w as usize + c]
@@ -250,16 +270,20 @@ impl Pattern {
         (Pattern::new(h2, w2, cells), out)
     }
 
+    /// The image of this pattern under symmetry `sym` (index into
+    /// [`SYMMETRIES`]).
     pub fn transform(&self, sym: usize) -> Pattern {
         self.transform_with_masks(sym, &[]).0
     }
 }
 
 impl Rule {
+    /// The rule's order: the number of focus numbers in its pattern.
     pub fn order(&self) -> u8 {
         self.pattern.order()
     }
 
+    /// The rule's window size `k` (its pattern fits a `k × k` mini-field).
     pub fn window(&self) -> u8 {
         self.pattern.window()
     }

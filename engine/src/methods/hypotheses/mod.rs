@@ -107,8 +107,9 @@ pub struct Profile {
     pub count_binds: bool,
     /// True when the position was decided by the SAT path (module `sat`).
     pub sat: bool,
-    /// Clauses of the SAT instance, and the solver calls it took.
+    /// Clauses of the SAT instance (0 when the SAT path did not run).
     pub sat_clauses: usize,
+    /// SAT solver calls the SAT path took (0 when it did not run).
     pub sat_queries: usize,
 }
 
@@ -119,7 +120,11 @@ pub struct Profile {
 /// path (module `sat`), which gives the same answer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProgrammeLimits {
+    /// Most states the estimate allows in one layer of a component's
+    /// programme.
     pub widest_layer: f64,
+    /// Most states the estimate allows over all layers of a component's
+    /// programme.
     pub states: f64,
 }
 

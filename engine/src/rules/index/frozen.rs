@@ -103,22 +103,32 @@ pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// engine or rulebase.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IndexError {
+    /// Not a valid index file: magic, version, lengths, checksum or the
+    /// body's contents (the shared vocabulary of [`crate::wire`]).
     #[error(transparent)]
     Wire(#[from] WireError),
+    /// A valid index written by another version of sapper-engine, whose
+    /// layout this one does not read.
     #[error(
         "rule index written by sapper-engine {found:?}, this is {expected}: rebuild the index"
     )]
     EngineVersion {
+        /// The engine version stored in the index.
         found: String,
+        /// This engine's version ([`ENGINE_VERSION`]).
         expected: &'static str,
     },
-    /// `found` is the source checksum stored in the index, `expected` the
-    /// one of the rulebase bytes given.
+    /// A valid index built from another rulebase than the one given.
     #[error(
         "the rule index was built from another rulebase (checksum {found:#018x}, \
          the rulebase given has {expected:#018x}): rebuild the index"
     )]
-    SourceMismatch { found: u64, expected: u64 },
+    SourceMismatch {
+        /// The source checksum stored in the index.
+        found: u64,
+        /// The checksum of the rulebase bytes given.
+        expected: u64,
+    },
 }
 
 impl RuleTiers {

@@ -150,6 +150,7 @@ use tables::{Check, Entry, EntryStore, ExtraCell, KeyFilter, KeyTable, PairTable
 pub struct RejectedRule {
     /// Position in the rule list given to the index.
     pub rule: usize,
+    /// Why it was left out, in words.
     pub reason: String,
 }
 
@@ -290,6 +291,7 @@ impl RuleIndex {
         self.rules_by_order.iter().sum()
     }
 
+    /// Whether no rule is indexed.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

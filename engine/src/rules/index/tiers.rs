@@ -22,6 +22,8 @@ pub struct RuleTiers {
 }
 
 impl RuleTiers {
+    /// Indexes the rules of `rb`, one [`RuleIndex`] per tier (order 1,
+    /// order 2, orders 3 and up); tiers without rules are left out.
     pub fn new(rb: &Rulebase) -> RuleTiers {
         let tier_of = |r: &crate::rules::Rule| r.order().min(3);
         let mut orders: Vec<u8> = rb.rules.iter().map(tier_of).collect();
@@ -62,6 +64,7 @@ impl RuleTiers {
         self.tiers.iter().map(|(_, ix)| ix.len()).sum()
     }
 
+    /// Whether no rule is indexed.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

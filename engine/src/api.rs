@@ -1,0 +1,604 @@
+//! [`Engine`]: the one entry point — built once with its rules and budget,
+//! then asked to solve, analyse, count, move, play and generate.
+
+use crate::board::{Board, Field, Position};
+use crate::budget::Budget;
+use crate::error::Error;
+use crate::game::{FirstClick, Level};
+use crate::generate::{self, Generated, Request};
+use crate::methods::MethodTable;
+use crate::play::{self, GameRecord, Move, Player, Policy, SapperPlayer, ENDGAME_LAYOUTS};
+use crate::probabilities::Probabilities;
+use crate::rules::load::{self, LoadNote, Loaded, Trust};
+use crate::solver::{self, Analysis, BySource, Layers, RuleTiers, SolveOutcome};
+use num_bigint::BigUint;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Which rules the engine matches before its four methods.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// The rulebase embedded in this crate (orders 1–2, 8,959 rules), with
+    /// its index built at compile time: no cost to load.
+    Default,
+    /// A rulebase file: its saved index is used when valid, else every rule
+    /// is re-proven by enumeration and indexed.
+    File(PathBuf),
+    /// A rulebase file used without re-proving its rules (its checksum is
+    /// taken as enough).
+    TrustedFile(PathBuf),
+    /// The four methods alone.
+    None,
+}
+
+/// The engine: rules loaded once, a budget for each computation.
+///
+/// Every method takes `&self` and the engine is `Send + Sync`: share one
+/// between threads. Each call starts its own clock: the budget bounds one
+/// solve, analysis, count or move, not the engine's life.
+///
+/// ```
+/// use sapper_engine::{Engine, Position};
+///
+/// let engine = Engine::new()?;
+/// let position: Position = "mines 1\n?1?\n111\n".parse()?;
+/// let analysis = engine.analyse(&position)?;
+/// assert_eq!(analysis.deductions.len(), 2); // (0,1)'s neighbours: one mine, one safe
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Engine {
+    rules: Option<RuleTiers>,
+    budget: Budget,
+    note: Option<LoadNote>,
+}
+
+impl Engine {
+    /// The engine with the embedded default rules and the default budget
+    /// ([`Budget::default_limits`]: 10 s and 1 GiB per computation).
+    pub fn new() -> Result<Engine, Error> {
+        Engine::with_rules(Rules::Default)
+    }
+
+    /// The engine with `rules` and the default budget.
+    pub fn with_rules(rules: Rules) -> Result<Engine, Error> {
+        let loaded = match rules {
+            Rules::Default => Some(load::default_tiers()?),
+            Rules::File(path) => Some(load::file_tiers(&path, Trust::Prove)?),
+            Rules::TrustedFile(path) => Some(load::file_tiers(&path, Trust::Trust)?),
+            Rules::None => None,
+        };
+        Ok(match loaded {
+            Some(Loaded { tiers, note }) => Engine {
+                rules: Some(tiers),
+                budget: Budget::default_limits(),
+                note,
+            },
+            None => Engine {
+                rules: None,
+                budget: Budget::default_limits(),
+                note: None,
+            },
+        })
+    }
+
+    /// The engine over rule tiers the caller built or loaded.
+    pub fn from_tiers(rules: Option<RuleTiers>) -> Engine {
+        Engine {
+            rules,
+            budget: Budget::default_limits(),
+            note: None,
+        }
+    }
+
+    /// The same engine with another budget for each computation.
+    pub fn with_budget(mut self, budget: Budget) -> Engine {
+        self.budget = budget;
+        self
+    }
+
+    /// The rules matched first, if any.
+    pub fn rules(&self) -> Option<&RuleTiers> {
+        self.rules.as_ref()
+    }
+
+    /// The budget of each computation.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// What is worth telling a user about how the rules were loaded (an
+    /// unusable saved index, a large rulebase indexed at load time).
+    pub fn load_note(&self) -> Option<&LoadNote> {
+        self.note.as_ref()
+    }
+
+    /// The layers of one computation: the rules, the methods, and the
+    /// budget with its clock started now.
+    pub fn layers(&self) -> Layers<'_> {
+        Layers {
+            rules: self.rules.as_ref(),
+            methods: true,
+            budget: self.budget.restarted(),
+        }
+    }
+
+    /// Plays `field` without guessing from its open cells: every proven
+    /// safe cell is opened (a 0 opens its neighbours) until every safe cell
+    /// is open (`solved`) or nothing is forced (stuck, where a guess is
+    /// needed).
+    ///
+    /// ```
+    /// use sapper_engine::{Engine, Field};
+    ///
+    /// let engine = Engine::new()?;
+    /// // A 3×3 layout with one mine in a corner, opened at the far corner.
+    /// let mut field = Field::from_codes(3, 3, &[-1, 1, 0, 1, 1, 0, 0, 0, 0])?;
+    /// field.open_at_start[8] = true;
+    /// let outcome = engine.solve(&field)?;
+    /// assert!(outcome.solved);
+    /// assert_eq!(outcome.opened_safe_cells, 8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn solve(&self, field: &Field) -> Result<SolveOutcome, Error> {
+        self.solve_with_table(field, &mut MethodTable::default())
+    }
+
+    /// [`Engine::solve`], recording each method's attempts and times in
+    /// `table` (which also orders the methods, cheapest first).
+    pub fn solve_with_table(
+        &self,
+        field: &Field,
+        table: &mut MethodTable,
+    ) -> Result<SolveOutcome, Error> {
+        solver::solve_field_with(field, self.layers(), table, None)
+            .map_err(|e| Error::from_solve(e, field.grid))
+    }
+
+    /// Every forced cell of `position`, to the fixpoint, each with the rule
+    /// order or method that proved it. Complete: a closed cell not reported
+    /// can be a mine in one layout that fits and safe in another.
+    pub fn analyse(&self, position: &Position) -> Result<Analysis, Error> {
+        solver::analyse_position_with(position, self.layers(), &mut MethodTable::default())
+            .map_err(|e| Error::from_method(e, position.grid))
+    }
+
+    /// A mine-probability counter under this engine's budget, whose buffers
+    /// are reused from one position to the next.
+    pub fn counter(&self) -> Counter {
+        Counter {
+            probabilities: Probabilities::new(),
+            budget: self.budget,
+        }
+    }
+
+    /// Every closed cell's exact mine probability, the safest cells and the
+    /// exact number of layouts. The total comes from the position; without
+    /// one, `density` weighs a layout with `k` mines by `d^k (1−d)^(n−k)`.
+    ///
+    /// ```
+    /// use sapper_engine::{Engine, Position};
+    ///
+    /// let engine = Engine::new()?;
+    /// let report = engine.probabilities(&"mines 1\n?1?\n".parse::<Position>()?, None)?;
+    /// assert_eq!(report.probability(0, 0), Some(0.5));
+    /// assert_eq!(report.probability(0, 1), None); // a number, not closed
+    /// assert_eq!(report.safest, [(0, 0), (0, 2)]);
+    /// assert_eq!(report.layouts.to_string(), "2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn probabilities(
+        &self,
+        position: &Position,
+        density: Option<f64>,
+    ) -> Result<ProbabilityReport, Error> {
+        let mut counter = self.counter();
+        let board = Board::from_position(position);
+        counter.compute(&board, density)?;
+        let p = counter.probabilities();
+        let grid = board.grid();
+        let per_cell = p.per_cell().to_vec();
+        let safest = p.safest_cells().map(|c| grid.rc(c)).collect();
+        let (log10_layouts, error_bound) = (p.log10_layouts(), p.error_bound());
+        let layouts = counter.layouts()?;
+        Ok(ProbabilityReport {
+            rows: grid.h,
+            cols: grid.w,
+            per_cell,
+            safest,
+            layouts,
+            log10_layouts,
+            error_bound,
+        })
+    }
+
+    /// The sapper player on this engine's rules and budget (each move
+    /// starts its clock), guessing with `policy` when nothing is forced.
+    pub fn player(&self, policy: Policy) -> SapperPlayer<'_> {
+        SapperPlayer::new(self.rules.as_ref(), policy).with_budget(self.budget)
+    }
+
+    /// The player's move on `position`: every proven-safe cell (and the
+    /// proven mines), or when nothing is forced its best guess with the
+    /// guessed cell's mine probability. Without a total, a guess assumes
+    /// the density [`DEFAULT_DENSITY`](crate::play::DEFAULT_DENSITY).
+    ///
+    /// ```
+    /// use sapper_engine::{Engine, Position};
+    ///
+    /// let engine = Engine::new()?;
+    /// let m = engine.next_move(&"mines 1\n???\n?1?\n???\n".parse::<Position>()?)?;
+    /// assert_eq!(m.guess, Some(0.125)); // nothing is forced: one of eight
+    /// assert_eq!(m.open.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn next_move(&self, position: &Position) -> Result<Move, Error> {
+        self.player(Policy::SecondSafety)
+            .next_move(&Board::from_position(position))
+    }
+
+    /// Plays `settings.games` seeded games with the sapper player and
+    /// sums them up. Game `i` is drawn from `(settings.seed, i)` whatever
+    /// the thread count, so a run gives the same summary on any machine.
+    ///
+    /// ```
+    /// use sapper_engine::{Engine, Level, PlaySettings};
+    ///
+    /// let engine = Engine::new()?;
+    /// let summary = engine.play(&PlaySettings::new(Level::BEGINNER).games(20).seed(3))?;
+    /// assert_eq!(summary.games, 20);
+    /// let (lo, hi) = summary.ci95();
+    /// assert!(lo <= summary.win_rate() && summary.win_rate() <= hi);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn play(&self, settings: &PlaySettings) -> Result<PlaySummary, Error> {
+        self.play_with_progress(settings, &|_| {})
+    }
+
+    /// [`Engine::play`], calling `progress` with each game's record as it
+    /// ends (from any thread, in no particular order).
+    pub fn play_with_progress(
+        &self,
+        settings: &PlaySettings,
+        progress: &(dyn Fn(&GameRecord) + Sync),
+    ) -> Result<PlaySummary, Error> {
+        let start = settings.start();
+        let level = settings.level.check(settings.first_click, start)?;
+        let t0 = Instant::now();
+        let records: Vec<GameRecord> = (0..settings.games)
+            .into_par_iter()
+            .map(|index| {
+                // A fresh player per game: the solver's method order adapts
+                // to what it has seen, so a player shared by the games one
+                // thread happens to get would credit deductions to methods
+                // differently from run to run.
+                let mut player = self
+                    .player(settings.policy)
+                    .with_endgame(settings.endgame_layouts);
+                let r = play::play_game(
+                    level,
+                    settings.first_click,
+                    start,
+                    settings.seed,
+                    index,
+                    &mut player,
+                )?;
+                progress(&r);
+                Ok(r)
+            })
+            .collect::<Result<_, Error>>()?;
+        Ok(PlaySummary::of(records, t0.elapsed().as_secs_f64()))
+    }
+
+    /// No-guess boards as `request` asks: each solved by this engine from
+    /// its start without a guess.
+    ///
+    /// ```
+    /// use sapper_engine::{Engine, Level};
+    /// use sapper_engine::generate::Request;
+    ///
+    /// let engine = Engine::new()?;
+    /// let boards = engine.generate(&Request::new(Level::BEGINNER).count(3).seed(7))?;
+    /// assert_eq!(boards.fields.len(), 3);
+    /// for field in &boards.fields {
+    ///     assert!(engine.solves_from(field, (3, 3))?);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn generate(&self, request: &Request) -> Result<Generated, Error> {
+        self.generate_with_progress(request, &|_| {})
+    }
+
+    /// [`Engine::generate`], calling `progress(n)` as boards are accepted
+    /// (from any thread).
+    pub fn generate_with_progress(
+        &self,
+        request: &Request,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Generated, Error> {
+        request.level.check(request.first_click, request.start)?;
+        Ok(generate::generate(request, self.rules.as_ref(), progress)?)
+    }
+
+    /// Whether no-guess play solves the layout of `field` from a click on
+    /// `start` (the field's open cells are ignored): every safe cell is
+    /// opened without a guess. A mine at `start` is an error.
+    pub fn solves_from(&self, field: &Field, start: (usize, usize)) -> Result<bool, Error> {
+        let grid = field.grid;
+        if start.0 >= grid.h || start.1 >= grid.w {
+            return Err(crate::InputError::at(
+                start.0,
+                start.1,
+                format_args!("the start is off the {}×{} board", grid.h, grid.w),
+            )
+            .into());
+        }
+        let at = grid.index(start.0, start.1) as usize;
+        if field.mine[at] {
+            return Err(crate::InputError::at(start.0, start.1, "the start is a mine").into());
+        }
+        let mut open = vec![false; grid.len()];
+        open[at] = true;
+        let from_start = Field::from_mines(grid, field.mine.clone(), open);
+        Ok(self.solve(&from_start)?.solved)
+    }
+}
+
+/// Mine probabilities with buffers reused between positions
+/// ([`Engine::counter`]).
+///
+/// ```
+/// use sapper_engine::{Board, Engine, Position};
+///
+/// let engine = Engine::new()?;
+/// let mut counter = engine.counter();
+/// for text in ["mines 1\n?1?\n", "mines 2\n??2??\n"] {
+///     let board = Board::from_position(&text.parse::<Position>()?);
+///     let p = counter.compute(&board, None)?;
+///     assert_eq!(p.least(), Some(0.5));
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Counter {
+    probabilities: Probabilities,
+    budget: Budget,
+}
+
+impl Counter {
+    /// Computes the probabilities of `board` (its total, else `density`);
+    /// the result answers until the next call.
+    pub fn compute(
+        &mut self,
+        board: &Board,
+        density: Option<f64>,
+    ) -> Result<&Probabilities, Error> {
+        self.probabilities
+            .compute(board, density, &self.budget.restarted())
+            .map_err(|e| Error::from_probability(e, board.grid()))?;
+        Ok(&self.probabilities)
+    }
+
+    /// The last computation's probabilities.
+    pub fn probabilities(&self) -> &Probabilities {
+        &self.probabilities
+    }
+
+    /// The exact number of layouts of the last board computed (with a
+    /// density: of the layouts that fit its numbers and flags).
+    pub fn layouts(&mut self) -> Result<BigUint, Error> {
+        self.probabilities
+            .layouts(&self.budget.restarted())
+            .map_err(|e| match e {
+                crate::probabilities::ProbabilityError::OverBudget(o) => Error::OverBudget(o),
+                other => Error::Internal(other.to_string()),
+            })
+    }
+}
+
+/// What [`Engine::probabilities`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbabilityReport {
+    /// Rows of the board.
+    pub rows: usize,
+    /// Columns of the board.
+    pub cols: usize,
+    /// Per cell, row after row: a closed cell's mine probability, NaN for
+    /// every other cell. Forced cells are exactly 0 or 1.
+    pub per_cell: Vec<f64>,
+    /// The closed cells of least probability, `(row, column)`.
+    pub safest: Vec<(usize, usize)>,
+    /// The exact number of layouts that fit.
+    pub layouts: BigUint,
+    /// `log10` of [`ProbabilityReport::layouts`].
+    pub log10_layouts: f64,
+    /// A proven bound on every probability's error (at most
+    /// [`ACCURACY`](crate::probabilities::ACCURACY)).
+    pub error_bound: f64,
+}
+
+impl ProbabilityReport {
+    /// The mine probability of the cell at `(row, col)`, if it is closed.
+    pub fn probability(&self, row: usize, col: usize) -> Option<f64> {
+        if row >= self.rows || col >= self.cols {
+            return None;
+        }
+        let p = self.per_cell[row * self.cols + col];
+        (!p.is_nan()).then_some(p)
+    }
+}
+
+/// What [`Engine::play`] plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlaySettings {
+    /// Board size and mines.
+    pub level: Level,
+    /// What the first click is protected from.
+    pub first_click: FirstClick,
+    /// Where the first click goes; `None`: the rule's default
+    /// ([`FirstClick::default_start`]).
+    pub start: Option<(usize, usize)>,
+    /// Games to play.
+    pub games: u64,
+    /// Seed of the layouts.
+    pub seed: u64,
+    /// How the player guesses.
+    pub policy: Policy,
+    /// Positions with at most this many layouts are played by exact search
+    /// of the game tree; 0: never.
+    pub endgame_layouts: usize,
+}
+
+impl PlaySettings {
+    /// 1000 games of `level`, classic rules (a safe first click in the
+    /// top-left corner), seed 1, the default player.
+    pub fn new(level: Level) -> PlaySettings {
+        PlaySettings {
+            level,
+            first_click: FirstClick::Safe,
+            start: None,
+            games: 1000,
+            seed: 1,
+            policy: Policy::SecondSafety,
+            endgame_layouts: ENDGAME_LAYOUTS,
+        }
+    }
+
+    /// With `games` games.
+    pub fn games(mut self, games: u64) -> PlaySettings {
+        self.games = games;
+        self
+    }
+
+    /// With `seed`.
+    pub fn seed(mut self, seed: u64) -> PlaySettings {
+        self.seed = seed;
+        self
+    }
+
+    /// With the first click under `rule`, at `start` (`None`: the rule's
+    /// default start).
+    pub fn first_click(mut self, rule: FirstClick, start: Option<(usize, usize)>) -> PlaySettings {
+        self.first_click = rule;
+        self.start = start;
+        self
+    }
+
+    /// Where the first click goes.
+    pub fn start(&self) -> (usize, usize) {
+        self.start
+            .unwrap_or_else(|| self.first_click.default_start(self.level))
+    }
+}
+
+/// The outcome of many games ([`Engine::play`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlaySummary {
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Guesses over all games (the first click excluded).
+    pub guesses: u64,
+    /// Guesses over the games won.
+    pub won_guesses: u64,
+    /// Cells proven safe (and opened), by what proved them.
+    pub opened_by: BySource,
+    /// Wall time of the run, seconds.
+    pub seconds: f64,
+    /// Every game, in index order.
+    pub records: Vec<GameRecord>,
+}
+
+impl PlaySummary {
+    /// The summary of `records` (in index order), played in `seconds`.
+    pub fn of(records: Vec<GameRecord>, seconds: f64) -> PlaySummary {
+        let mut opened_by = BySource::default();
+        let (mut wins, mut guesses, mut won_guesses) = (0, 0, 0);
+        for r in &records {
+            opened_by.merge(&r.opened_by);
+            wins += u64::from(r.won);
+            guesses += u64::from(r.guesses);
+            if r.won {
+                won_guesses += u64::from(r.guesses);
+            }
+        }
+        PlaySummary {
+            games: records.len() as u64,
+            wins,
+            guesses,
+            won_guesses,
+            opened_by,
+            seconds,
+            records,
+        }
+    }
+
+    /// Wins over games (0 with no game).
+    pub fn win_rate(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.wins as f64 / self.games as f64
+        }
+    }
+
+    /// The 95% Wilson score interval of the win rate.
+    pub fn ci95(&self) -> (f64, f64) {
+        wilson(self.wins, self.games)
+    }
+
+    /// Guesses per game.
+    pub fn guesses_per_game(&self) -> f64 {
+        self.guesses as f64 / self.games.max(1) as f64
+    }
+
+    /// Guesses per won game (0 with no win).
+    pub fn guesses_per_won_game(&self) -> f64 {
+        if self.wins > 0 {
+            self.won_guesses as f64 / self.wins as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// Games per second of wall time.
+    pub fn games_per_second(&self) -> f64 {
+        self.games as f64 / self.seconds
+    }
+}
+
+/// The Wilson score interval of `wins` out of `n` at 95%.
+pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let (n, p) = (n as f64, wins as f64 / n as f64);
+    let centre = p + z * z / (2.0 * n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    let d = 1.0 + z * z / n;
+    ((centre - half) / d, (centre + half) / d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Against values computed by hand from the formula.
+    #[test]
+    fn wilson_interval_matches_the_formula() {
+        let (lo, hi) = wilson(50, 100);
+        assert!(
+            (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson(0, 10);
+        assert!(lo.abs() < 1e-12 && (hi - 0.2775).abs() < 1e-4, "{lo} {hi}");
+    }
+
+    #[test]
+    fn the_engine_is_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Engine>();
+    }
+}
