@@ -62,12 +62,9 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use sapper_engine::rules::load::DEFAULT_INDEX;
 use sapper_engine::rules::DEFAULT_RULEBASE;
-use sapper_engine::wire::{Aligned, Bytes};
-/// Its rule index, frozen at compile time by `build.rs` (aligned, as the
-/// binary embeds it).
-static DEFAULT_INDEX: &Aligned<[u8]> =
-    &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/default.index")));
+use sapper_engine::wire::Bytes;
 
 /// Fields whose mid-game boards are benchmarked (of the expert corpus).
 const BOARD_FIELDS: usize = 10;

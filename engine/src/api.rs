@@ -42,9 +42,10 @@ pub enum Rules {
 /// use sapper_engine::{Engine, Position};
 ///
 /// let engine = Engine::new()?;
-/// let position: Position = "mines 1\n?1?\n111\n".parse()?;
+/// // 1-2-1 under three closed cells: the outer two are mines, the middle safe.
+/// let position: Position = "mines 2\n???\n121\n...\n".parse()?;
 /// let analysis = engine.analyse(&position)?;
-/// assert_eq!(analysis.deductions.len(), 2); // (0,1)'s neighbours: one mine, one safe
+/// assert_eq!(analysis.deductions.len(), 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Engine {
@@ -352,7 +353,7 @@ impl Engine {
 ///
 /// let engine = Engine::new()?;
 /// let mut counter = engine.counter();
-/// for text in ["mines 1\n?1?\n", "mines 2\n??2??\n"] {
+/// for text in ["mines 1\n?1?\n", "mines 2\n?1??\n"] {
 ///     let board = Board::from_position(&text.parse::<Position>()?);
 ///     let p = counter.compute(&board, None)?;
 ///     assert_eq!(p.least(), Some(0.5));

@@ -18,7 +18,7 @@
 //! use sapper_engine::{Engine, Position};
 //!
 //! let engine = Engine::new()?;
-//! let position: Position = "mines 10\n??1.\n?21.\n1...\n".parse()?;
+//! let position: Position = "mines 2\n???\n121\n...\n".parse()?;
 //! let analysis = engine.analyse(&position)?;
 //! for d in &analysis.deductions {
 //!     let (row, col) = position.grid.rc(d.cell);
