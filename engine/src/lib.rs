@@ -94,7 +94,9 @@
 mod api;
 pub(crate) mod bitset;
 pub mod board;
-// The brute-force test oracle: public only for the integration tests.
+// The brute-force test oracle: for the crate's own tests, and for the
+// integration tests through the `oracles` feature; not API.
+#[cfg(any(test, feature = "oracles"))]
 #[doc(hidden)]
 pub mod brute;
 pub mod budget;

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use sapper_engine::files::FolderLock;
 use sapper_engine::formats::thesis::{list_corpus, read_expected, read_field, FieldRef};
 use sapper_engine::methods::MethodTable;
-use sapper_engine::rules::learn::learn;
+use sapper_engine::rules::learn::{learn, merge};
 use sapper_engine::rules::{Rule, Rulebase};
 use sapper_engine::solver::{solve_field_with, BySource, Layers, RuleTiers};
 use sapper_engine::{Field, Method};
@@ -292,36 +292,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         } else {
             base
         };
-        let known: BTreeSet<Rule> = rb.rules.iter().cloned().collect();
-        let new: Vec<Rule> = learned.into_iter().filter(|r| !known.contains(r)).collect();
-        let mut by_order = std::collections::BTreeMap::new();
-        for r in &new {
-            *by_order.entry(r.order()).or_insert(0usize) += 1;
-        }
-        let summary: Vec<String> = by_order
+        let from = args
+            .paths
             .iter()
-            .map(|(o, n)| format!("order {o}: {n}"))
-            .collect();
-        rb.settings.notes.push(format!(
-            "learned {} rules from {} ({})",
-            new.len(),
-            args.paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            summary.join(", ")
-        ));
-        rb.settings.max_order = rb
-            .settings
-            .max_order
-            .max(by_order.keys().copied().max().unwrap_or(0));
-        rb.settings.max_window = rb
-            .settings
-            .max_window
-            .max(new.iter().map(|r| r.window()).max().unwrap_or(0));
-        rb.rules.extend(new.iter().cloned());
-        rb.rules.sort();
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let merged = merge(&mut rb, learned, &from);
         let bytes = rb.try_to_bytes().map_err(|e| e.to_string())?;
         sapper_engine::files::write_whole(file, &bytes).map_err(|e| e.to_string())?;
         // A saved index beside FILE is refreshed, or it would go stale.
@@ -334,12 +311,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         eprintln!(
             "learned {} new rules ({}); {} now holds {} rules",
-            new.len(),
-            if summary.is_empty() {
-                "none".to_string()
-            } else {
-                summary.join(", ")
-            },
+            merged.added,
+            merged.summary(),
             file.display(),
             rb.rules.len()
         );

@@ -418,7 +418,8 @@ pub fn play_game(
 /// their numbers). Opening a cell that is safe in every consistent layout
 /// never loses a layout and only adds information, so when one exists the
 /// search takes it without branching. States are memoized.
-pub fn optimal_wins(rows: usize, cols: usize, mines: usize) -> (u64, u64) {
+#[cfg(test)]
+pub(crate) fn optimal_wins(rows: usize, cols: usize, mines: usize) -> (u64, u64) {
     use std::collections::HashMap;
     let grid = crate::grid::Grid::new(rows, cols);
     let n = grid.len();

@@ -459,6 +459,72 @@ pub fn verify_by_enumeration(rule: &Rule) -> bool {
     (rule.safe | rule.mine) != 0 && rule.mine == forced_mine && rule.safe == forced_safe
 }
 
+/// What [`merge`] added to a rulebase.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Merged {
+    /// Rules added (those the rulebase did not hold yet).
+    pub added: usize,
+    /// Rules added, by order (ascending).
+    pub by_order: std::collections::BTreeMap<u8, usize>,
+}
+
+impl Merged {
+    /// `order 1: n, order 2: m`, or `none`.
+    pub fn summary(&self) -> String {
+        if self.by_order.is_empty() {
+            return "none".to_string();
+        }
+        let parts: Vec<String> = self
+            .by_order
+            .iter()
+            .map(|(o, n)| format!("order {o}: {n}"))
+            .collect();
+        parts.join(", ")
+    }
+}
+
+/// Adds to `rb` the `learned` rules it does not hold, keeping it a
+/// rulebase (rules sorted and distinct, orders and window in its settings
+/// widened to cover them), and records in its notes that they were learned
+/// `from` (e.g. the corpora solved). The rules must be proven ([`learn`]
+/// proves each one it returns).
+pub fn merge(
+    rb: &mut super::Rulebase,
+    learned: impl IntoIterator<Item = Rule>,
+    from: &str,
+) -> Merged {
+    let known: std::collections::BTreeSet<Rule> = rb.rules.iter().cloned().collect();
+    let new: std::collections::BTreeSet<Rule> =
+        learned.into_iter().filter(|r| !known.contains(r)).collect();
+    let mut merged = Merged {
+        added: new.len(),
+        ..Merged::default()
+    };
+    for r in &new {
+        *merged.by_order.entry(r.order()).or_insert(0) += 1;
+    }
+    let summary = if merged.by_order.is_empty() {
+        String::new()
+    } else {
+        merged.summary()
+    };
+    rb.settings.notes.push(format!(
+        "learned {} rules from {from} ({summary})",
+        new.len()
+    ));
+    rb.settings.max_order = rb
+        .settings
+        .max_order
+        .max(merged.by_order.keys().copied().max().unwrap_or(0));
+    rb.settings.max_window = rb
+        .settings
+        .max_window
+        .max(new.iter().map(|r| r.window()).max().unwrap_or(0));
+    rb.rules.extend(new);
+    rb.rules.sort();
+    merged
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
