@@ -7,7 +7,7 @@ whole processes; each run's wall time and peak resident memory come from
 `wait4` (the child's own rusage, not the largest of all children). Prints
 per variant the median, min and max wall time, the median of the
 round-by-round differences to the default (what a rulebase adds to
-start-up: the issue's "overhead over the default") and the peak memory.
+start-up: its overhead over the default) and the peak memory.
 
     python3 benches/startup.py /tmp/big.rules /tmp/learn.rules
     python3 benches/startup.py --rounds 21 --sapper target/release/sapper \

@@ -263,32 +263,66 @@ impl Engine {
         settings: &PlaySettings,
         progress: &(dyn Fn(&GameRecord) + Sync),
     ) -> Result<PlaySummary, Error> {
+        self.play_each(settings, progress, &mut |_| {
+            std::ops::ControlFlow::Continue(())
+        })
+    }
+
+    /// [`Engine::play_with_progress`] streamed: `each` is called with every
+    /// game's record in index order, as soon as it and the games before it
+    /// have ended, on the calling thread. Games are played a chunk at a
+    /// time, so any number of games runs in flat memory. `each` returning
+    /// [`ControlFlow::Break`](std::ops::ControlFlow::Break) stops handing
+    /// records to it; the games are still played and summed up.
+    pub fn play_each(
+        &self,
+        settings: &PlaySettings,
+        progress: &(dyn Fn(&GameRecord) + Sync),
+        each: &mut dyn FnMut(&GameRecord) -> std::ops::ControlFlow<()>,
+    ) -> Result<PlaySummary, Error> {
+        // Games held at once: enough to keep every thread busy (a chunk
+        // ends when its slowest game does), few enough to be nothing.
+        const CHUNK: u64 = 4096;
         let start = settings.start();
         let level = settings.level.check(settings.first_click, start)?;
         let t0 = Instant::now();
-        let records: Vec<GameRecord> = (0..settings.games)
-            .into_par_iter()
-            .map(|index| {
-                // A fresh player per game: the solver's method order adapts
-                // to what it has seen, so a player shared by the games one
-                // thread happens to get would credit deductions to methods
-                // differently from run to run.
-                let mut player = self
-                    .player(settings.policy)
-                    .with_endgame(settings.endgame_layouts);
-                let r = play::play_game(
-                    level,
-                    settings.first_click,
-                    start,
-                    settings.seed,
-                    index,
-                    &mut player,
-                )?;
-                progress(&r);
-                Ok(r)
-            })
-            .collect::<Result<_, Error>>()?;
-        Ok(PlaySummary::of(records, t0.elapsed().as_secs_f64()))
+        let mut summary = PlaySummary::default();
+        let mut handing = true;
+        let mut next = 0;
+        while next < settings.games {
+            let end = next.saturating_add(CHUNK).min(settings.games);
+            let records: Vec<GameRecord> = (next..end)
+                .into_par_iter()
+                .map(|index| {
+                    // A fresh player per game: the solver's method order
+                    // adapts to what it has seen, so a player shared by the
+                    // games one thread happens to get would credit
+                    // deductions to methods differently from run to run.
+                    let mut player = self
+                        .player(settings.policy)
+                        .with_endgame(settings.endgame_layouts);
+                    let r = play::play_game(
+                        level,
+                        settings.first_click,
+                        start,
+                        settings.seed,
+                        index,
+                        &mut player,
+                    )?;
+                    progress(&r);
+                    Ok(r)
+                })
+                .collect::<Result<_, Error>>()?;
+            for r in &records {
+                summary.add(r);
+                if handing && each(r).is_break() {
+                    handing = false;
+                }
+            }
+            next = end;
+        }
+        summary.seconds = t0.elapsed().as_secs_f64();
+        Ok(summary)
     }
 
     /// No-guess boards as `request` asks: each solved by this engine from
@@ -319,6 +353,25 @@ impl Engine {
     ) -> Result<Generated, Error> {
         request.level.check(request.first_click, request.start)?;
         Ok(generate::generate(request, self.rules.as_ref(), progress)?)
+    }
+
+    /// [`Engine::generate`] streamed: each board is handed to `emit` as
+    /// soon as it and the boards before it are found, in order, so any
+    /// count runs in flat memory; `emit` returning
+    /// [`ControlFlow::Break`](std::ops::ControlFlow::Break) stops the run.
+    pub fn generate_each(
+        &self,
+        request: &Request,
+        progress: &(dyn Fn(u64) + Sync),
+        emit: &mut dyn FnMut(Field) -> std::ops::ControlFlow<()>,
+    ) -> Result<generate::Tally, Error> {
+        request.level.check(request.first_click, request.start)?;
+        Ok(generate::generate_each(
+            request,
+            self.rules.as_ref(),
+            progress,
+            emit,
+        )?)
     }
 
     /// Whether no-guess play solves the layout of `field` from a click on
@@ -492,7 +545,7 @@ impl PlaySettings {
 }
 
 /// The outcome of many games ([`Engine::play`]).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlaySummary {
     /// Games played.
     pub games: u64,
@@ -506,31 +559,17 @@ pub struct PlaySummary {
     pub opened_by: BySource,
     /// Wall time of the run, seconds.
     pub seconds: f64,
-    /// Every game, in index order.
-    pub records: Vec<GameRecord>,
 }
 
 impl PlaySummary {
-    /// The summary of `records` (in index order), played in `seconds`.
-    pub fn of(records: Vec<GameRecord>, seconds: f64) -> PlaySummary {
-        let mut opened_by = BySource::default();
-        let (mut wins, mut guesses, mut won_guesses) = (0, 0, 0);
-        for r in &records {
-            opened_by.merge(&r.opened_by);
-            wins += u64::from(r.won);
-            guesses += u64::from(r.guesses);
-            if r.won {
-                won_guesses += u64::from(r.guesses);
-            }
-        }
-        PlaySummary {
-            games: records.len() as u64,
-            wins,
-            guesses,
-            won_guesses,
-            opened_by,
-            seconds,
-            records,
+    /// Adds one game.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        self.opened_by.merge(&r.opened_by);
+        self.wins += u64::from(r.won);
+        self.guesses += u64::from(r.guesses);
+        if r.won {
+            self.won_guesses += u64::from(r.guesses);
         }
     }
 

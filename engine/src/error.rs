@@ -58,8 +58,9 @@ pub enum Error {
     #[error(transparent)]
     GaveUp(#[from] GaveUp),
     /// A move was asked of a position with no closed cell that may be
-    /// safe.
-    #[error("no closed cell left to open")]
+    /// safe: every closed cell is a proven mine (or none is left), so
+    /// every safe cell is open.
+    #[error("no safe cell is left to open: every closed cell is a mine")]
     NothingToOpen,
     /// A deduction disagreed with a field's ground truth: a defect of the
     /// engine, reported rather than hidden.

@@ -73,6 +73,11 @@ impl FileError {
 }
 
 /// An I/O error in words, without the OS error number.
+pub fn describe_io_error(e: &std::io::Error) -> String {
+    describe_io(e)
+}
+
+/// [`describe_io_error`].
 pub(crate) fn describe_io(e: &std::io::Error) -> String {
     use std::io::ErrorKind::*;
     match e.kind() {
@@ -197,6 +202,67 @@ fn too_large(path: &Path, limit: u64) -> FileError {
     )
 }
 
+/// Most bytes of one line of a line protocol (`sapper engine`): a
+/// position of 1000 × 1000 cells as JSON rows takes about 1 MB.
+pub const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// What [`read_line_capped`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A line is in the buffer (its line end removed).
+    Read,
+    /// The line was longer than the limit: it was read to its end and
+    /// dropped, never held; the buffer is empty.
+    TooLong,
+    /// The stream ended: no more lines.
+    End,
+}
+
+/// Reads the next line of `stream` into `buf` (cleared first), holding
+/// at most `limit` bytes: a longer line is skipped to its end and reported
+/// as [`Line::TooLong`], so a client that sends one gets an answer and the
+/// reader its next line. A last line without a line end counts.
+pub fn read_line_capped(
+    stream: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<Line> {
+    buf.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = stream.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(match (any, too_long) {
+                (false, _) => Line::End,
+                (true, true) => Line::TooLong,
+                (true, false) => Line::Read,
+            });
+        }
+        any = true;
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => (at, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long {
+            if buf.len() + take > limit {
+                too_long = true;
+                buf.clear();
+                buf.shrink_to(4096);
+            } else {
+                buf.extend_from_slice(&chunk[..take]);
+            }
+        }
+        stream.consume(if done { take + 1 } else { take });
+        if done {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(if too_long { Line::TooLong } else { Line::Read });
+        }
+    }
+}
+
 /// The file a write to `path` should replace: `path` with every symbolic
 /// link along it (the last component included) followed. The target need
 /// not exist yet; its folder must.
@@ -273,37 +339,92 @@ fn folder_of(path: &Path) -> &Path {
 /// Replaces the file at `path` (through symbolic links) with `bytes`, whole
 /// or not at all (see the module doc). Returns the file written.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<PathBuf, FileError> {
-    let target = write_target(path)?;
-    let folder = folder_of(&target).to_path_buf();
-    let name = target
-        .file_name()
-        .expect("write_target returns a file name")
-        .to_string_lossy()
-        .into_owned();
-    remove_stale_temporaries(&folder, &name);
-    let temporary = Temporary {
-        path: folder.join(format!(".{name}.tmp-{}", std::process::id())),
-    };
-    let fail = |doing: &str, e: std::io::Error| FileError::io(path, doing, &e);
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&temporary.path)
-        .map_err(|e| fail("cannot create a temporary file beside it", e))?;
-    file.write_all(bytes).map_err(|e| fail("cannot write", e))?;
-    file.sync_all()
-        .map_err(|e| fail("cannot sync to disk", e))?;
-    drop(file);
-    std::fs::rename(&temporary.path, &target)
-        .map_err(|e| fail("cannot move the new file into place", e))?;
-    temporary.committed();
-    // The rename is in the folder's entries: sync the folder too (where the
-    // platform lets a folder be opened and synced).
-    if let Ok(dir) = File::open(&folder) {
-        let _ = dir.sync_all();
+    let mut file = WholeFile::create(path)?;
+    file.write_all(bytes)
+        .map_err(|e| FileError::io(path, "cannot write", &e))?;
+    file.commit()
+}
+
+/// A file written as a stream that replaces the file at `path` (through
+/// symbolic links) whole or not at all: the bytes go to a temporary file
+/// beside it, moved into place by [`WholeFile::commit`]; dropped without a
+/// commit (an error, a panic), the temporary file is removed and `path` is
+/// untouched. Creating it checks at once that the file can be written, so
+/// a long computation is not wasted on an output that would fail; errors
+/// name `path`, not the temporary file.
+pub struct WholeFile {
+    path: PathBuf,
+    target: PathBuf,
+    folder: PathBuf,
+    file: std::io::BufWriter<File>,
+    temporary: Temporary,
+}
+
+impl WholeFile {
+    /// Opens the temporary file beside `path`'s target.
+    pub fn create(path: &Path) -> Result<WholeFile, FileError> {
+        let target = write_target(path)?;
+        let folder = folder_of(&target).to_path_buf();
+        let name = target
+            .file_name()
+            .expect("write_target returns a file name")
+            .to_string_lossy()
+            .into_owned();
+        remove_stale_temporaries(&folder, &name);
+        let temporary = Temporary {
+            path: folder.join(format!(".{name}.tmp-{}", std::process::id())),
+        };
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temporary.path)
+            .map_err(|e| FileError::io(path, "cannot create a temporary file beside it", &e))?;
+        Ok(WholeFile {
+            path: path.to_path_buf(),
+            target,
+            folder,
+            file: std::io::BufWriter::with_capacity(1 << 16, file),
+            temporary,
+        })
     }
-    Ok(target)
+
+    /// Flushes, syncs and moves the file into place. Returns the file
+    /// written.
+    pub fn commit(self) -> Result<PathBuf, FileError> {
+        let fail = |doing: &str, e: &std::io::Error| FileError::io(&self.path, doing, e);
+        let file = self
+            .file
+            .into_inner()
+            .map_err(|e| fail("cannot write", e.error()))?;
+        file.sync_all()
+            .map_err(|e| fail("cannot sync to disk", &e))?;
+        drop(file);
+        std::fs::rename(&self.temporary.path, &self.target)
+            .map_err(|e| fail("cannot move the new file into place", &e))?;
+        self.temporary.committed();
+        // The rename is in the folder's entries: sync the folder too (where
+        // the platform lets a folder be opened and synced).
+        if let Ok(dir) = File::open(&self.folder) {
+            let _ = dir.sync_all();
+        }
+        Ok(self.target)
+    }
+
+    /// An I/O error of this file in words, naming `path`.
+    pub fn error(&self, e: &std::io::Error) -> FileError {
+        FileError::io(&self.path, "cannot write", e)
+    }
+}
+
+impl Write for WholeFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
 }
 
 /// A temporary file removed when dropped (on every error path, and when a

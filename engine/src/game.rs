@@ -88,9 +88,10 @@ impl Level {
         first_click: FirstClick,
         start: (usize, usize),
     ) -> Result<Level, LevelError> {
-        if self.rows == 0 || self.cols == 0 || self.rows > 1000 || self.cols > 1000 {
+        use crate::grid::MAX_SIDE;
+        if self.rows == 0 || self.cols == 0 || self.rows > MAX_SIDE || self.cols > MAX_SIDE {
             return Err(LevelError(format!(
-                "a board of {}×{} cells: rows and columns must be 1 to 1000",
+                "a board of {}×{} cells: rows and columns must be 1 to {MAX_SIDE}",
                 self.rows, self.cols
             )));
         }

@@ -45,6 +45,7 @@ use crate::methods::MethodTable;
 use crate::solver::{solve_field_with, Layers, RuleTiers, SolveError, SolveOutcome};
 use rand::RngExt;
 use rayon::prelude::*;
+use std::ops::ControlFlow;
 
 /// How boards are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,6 +176,19 @@ pub fn field_at_start(level: Level, layout: Vec<bool>, start: (usize, usize)) ->
     Field::from_mines(grid, layout, open)
 }
 
+/// What a generation run cost, whatever became of its boards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Boards generated.
+    pub boards: u64,
+    /// Layouts solved: for the uniform method, attempts up to and including
+    /// the last kept one (the same for every thread count); for the fast
+    /// method, layouts drawn plus repaired layouts solved.
+    pub attempts: u64,
+    /// Attempts the solver could not decide within its budget (rejected).
+    pub undecided: u64,
+}
+
 /// Generates `request.count` boards; `progress(n)` is called as boards are
 /// accepted (from any thread).
 pub fn generate(
@@ -182,9 +196,32 @@ pub fn generate(
     rules: Option<&RuleTiers>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GaveUp> {
+    let mut fields = Vec::new();
+    let tally = generate_each(request, rules, progress, &mut |field| {
+        fields.push(field);
+        ControlFlow::Continue(())
+    })?;
+    Ok(Generated {
+        fields,
+        attempts: tally.attempts,
+        undecided: tally.undecided,
+    })
+}
+
+/// Generates `request.count` boards and hands each to `emit` as soon as
+/// it and every board before it are found, in order: the same boards in the
+/// same order as [`generate`], holding only a batch at a time, so any count
+/// streams in flat memory. `emit` returning [`ControlFlow::Break`] stops the
+/// run (a write failed): the tally then counts the boards emitted.
+pub fn generate_each(
+    request: &Request,
+    rules: Option<&RuleTiers>,
+    progress: &(dyn Fn(u64) + Sync),
+    emit: &mut dyn FnMut(Field) -> ControlFlow<()>,
+) -> Result<Tally, GaveUp> {
     match request.sampling {
-        Sampling::Uniform => uniform(request, rules, progress),
-        Sampling::Fast => fast(request, rules, progress),
+        Sampling::Uniform => uniform(request, rules, progress, emit),
+        Sampling::Fast => fast(request, rules, progress, emit),
     }
 }
 
@@ -192,22 +229,22 @@ fn uniform(
     request: &Request,
     rules: Option<&RuleTiers>,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Generated, GaveUp> {
+    emit: &mut dyn FnMut(Field) -> ControlFlow<()>,
+) -> Result<Tally, GaveUp> {
     // Attempts are tried in batches; a batch's kept attempts are taken in
     // attempt order. The batch size only sets how much is tried past the
     // last board needed (work), never which boards are kept.
     const BATCH: u64 = 256;
-    let mut fields = Vec::with_capacity(request.count);
-    let mut undecided = 0;
+    let count = request.count as u64;
+    let mut tally = Tally::default();
     let mut next = 0u64;
-    let mut attempts = 0;
     // Attempts up to and including the last board kept.
     let mut until_last_kept = 0;
-    while fields.len() < request.count {
+    while tally.boards < count {
         let since_last = next - until_last_kept;
         if since_last >= request.max_attempts {
             return Err(GaveUp {
-                board: fields.len() + 1,
+                board: tally.boards as usize + 1,
                 attempts: since_last,
             });
         }
@@ -230,26 +267,25 @@ fn uniform(
             })
             .collect();
         for (a, attempt) in batch {
-            if fields.len() == request.count {
+            if tally.boards == count {
                 break;
             }
-            attempts = a + 1;
+            tally.attempts = a + 1;
             match attempt {
                 Attempt::Kept(f) => {
-                    fields.push(f);
-                    until_last_kept = attempts;
+                    tally.boards += 1;
+                    until_last_kept = tally.attempts;
+                    if emit(f).is_break() {
+                        return Ok(tally);
+                    }
                 }
-                Attempt::Undecided => undecided += 1,
+                Attempt::Undecided => tally.undecided += 1,
                 Attempt::Stuck => {}
             }
         }
         next += BATCH;
     }
-    Ok(Generated {
-        fields,
-        attempts,
-        undecided,
-    })
+    Ok(tally)
 }
 
 /// How one attempt ended.
@@ -263,26 +299,40 @@ fn fast(
     request: &Request,
     rules: Option<&RuleTiers>,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Generated, GaveUp> {
-    let boards: Vec<(Field, u64, u64)> = (0..request.count as u64)
-        .into_par_iter()
-        .map_init(MethodTable::hypotheses_only, |table, i| {
-            let mut rng = game_rng(request.seed, i);
-            let board = repaired_board(request, rules, table, &mut rng).ok_or(GaveUp {
-                board: i as usize + 1,
-                attempts: request.max_attempts,
-            })?;
-            progress(1);
-            Ok(board)
-        })
-        .collect::<Result<_, GaveUp>>()?;
-    let attempts = boards.iter().map(|b| b.1).sum();
-    let undecided = boards.iter().map(|b| b.2).sum();
-    Ok(Generated {
-        fields: boards.into_iter().map(|b| b.0).collect(),
-        attempts,
-        undecided,
-    })
+    emit: &mut dyn FnMut(Field) -> ControlFlow<()>,
+) -> Result<Tally, GaveUp> {
+    // Board `i` is repaired from its own generator `(seed, i)`: chunks of
+    // boards in parallel, emitted in order, give the same boards as one
+    // pass over every index.
+    const CHUNK: u64 = 64;
+    let count = request.count as u64;
+    let mut tally = Tally::default();
+    let mut next = 0;
+    while next < count {
+        let end = next.saturating_add(CHUNK).min(count);
+        let boards: Vec<(Field, u64, u64)> = (next..end)
+            .into_par_iter()
+            .map_init(MethodTable::hypotheses_only, |table, i| {
+                let mut rng = game_rng(request.seed, i);
+                let board = repaired_board(request, rules, table, &mut rng).ok_or(GaveUp {
+                    board: i as usize + 1,
+                    attempts: request.max_attempts,
+                })?;
+                progress(1);
+                Ok(board)
+            })
+            .collect::<Result<_, GaveUp>>()?;
+        for (field, attempts, undecided) in boards {
+            tally.boards += 1;
+            tally.attempts += attempts;
+            tally.undecided += undecided;
+            if emit(field).is_break() {
+                return Ok(tally);
+            }
+        }
+        next = end;
+    }
+    Ok(tally)
 }
 
 /// One board by repair: the field, the layouts solved, the undecided ones;

@@ -4,6 +4,10 @@
 //! table in the engine is a flat `Vec`. Edges and corners are handled here and
 //! only here: everything else asks [`Grid::neighbours`].
 
+/// The most rows, and the most columns, of a board on every surface the
+/// engine reads (position texts, cell codes, levels, the engine protocol).
+pub const MAX_SIDE: usize = 1000;
+
 /// The shape of a field: `h` rows by `w` columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Grid {

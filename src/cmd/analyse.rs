@@ -11,7 +11,7 @@ use sapper_engine::solver::{analyse_position_with, Analysis, Layers};
 use sapper_engine::{Board, Cell, Grid, Position, Value};
 use serde_json::json;
 use std::fmt::Write as _;
-use std::io::{Read as _, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -35,9 +35,10 @@ use std::time::Instant;
 ///
 /// Position format (text):
 ///   # a comment line
-///   mines 99        optional first non-comment line: the total on the field
-///   ??1F            ? closed, F flag, 0-8 revealed number, . revealed 0,
-///   ?21.            * known safe without a number; all rows the same length
+///   mines 2         optional first non-comment line: the total on the field
+///   ??1.            ? closed, F flag, 0-8 revealed number, . revealed 0,
+///   ?21.            * known safe without a number; all rows the same length,
+///   11..            at most 1000 rows of 1000 cells
 ///
 /// Several positions are analysed in one run, in parallel, and reported in
 /// the order given; `-` reads a position from standard input. A position
@@ -72,8 +73,8 @@ pub struct Args {
     /// single numbers and pairs of numbers allow; the total is not used, and
     /// only contradictions visible to one or two numbers are detected — the
     /// full analysis checks consistency) or `methods` (the four methods, no
-    /// rulebase).
-    #[arg(long, value_enum)]
+    /// rulebase). Not with --probabilities, whose count is always complete.
+    #[arg(long, value_enum, conflicts_with = "probabilities")]
     only: Option<Only>,
     /// Also compute every closed cell's probability of being a mine (needs
     /// the total: a `mines N` line, --mines or --density).
@@ -146,11 +147,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .iter()
         .any(|p| p.as_os_str() == "-")
         .then(|| {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map(|_| text)
-                .map_err(|e| format!("<stdin>: {e}"))
+            sapper_engine::formats::read_text_stream(std::io::stdin().lock(), Path::new("<stdin>"))
+                .map_err(|e| e.to_string())
         });
     // Each position is read, analysed and formatted by one worker, and
     // printed by this thread in the order given as soon as the positions

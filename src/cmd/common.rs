@@ -15,6 +15,26 @@ pub fn by_source_json(b: &BySource) -> Value {
     Value::Object(m)
 }
 
+/// The engine protocol's answer to a move: `{"open": [[r, c], ...],
+/// "flag": [...], "guess": false}`, or with `"guess": true` and the guessed
+/// cell's `"p_mine"`.
+pub fn move_json(m: &sapper_engine::play::Move, grid: sapper_engine::Grid) -> Value {
+    let cells = |list: &[u32]| -> Vec<[usize; 2]> {
+        list.iter()
+            .map(|&c| {
+                let (r, c) = grid.rc(c);
+                [r, c]
+            })
+            .collect()
+    };
+    match m.guess {
+        None => json!({"open": cells(&m.open), "flag": cells(&m.flag), "guess": false}),
+        Some(p) => {
+            json!({"open": cells(&m.open), "flag": cells(&m.flag), "guess": true, "p_mine": p})
+        }
+    }
+}
+
 /// `{"1": n, "2": n, "3": n}`: cells determined by rules of each order.
 pub fn rules_by_order_json(b: &BySource) -> Value {
     let mut m = Map::new();

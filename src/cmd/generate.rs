@@ -4,12 +4,13 @@ use super::common::{default_tiers, GameArgs};
 use super::CliError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sapper_engine::board::Field;
-use sapper_engine::formats::mbf::mbf_bytes;
+use sapper_engine::formats::mbf::{mbf_bytes, MBF_STARTS};
 use sapper_engine::formats::thesis::{field_texts, FIELD_FILES};
 use sapper_engine::game::Game;
 use sapper_engine::generate::{Request, Sampling};
 use sapper_engine::{Engine, Error};
 use std::io::Write as _;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -120,39 +121,47 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         count: args.count,
         max_attempts: args.max_attempts.max(1),
     };
+    // Where the boards go, opened before any work: a folder that cannot
+    // be created fails now, not after the boards are found.
+    let mut sink = match &args.output {
+        None => Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
+        Some(dir) => Sink::Folder(Folder::create(dir, format)?),
+    };
     let bar = ProgressBar::with_draw_target(Some(args.count as u64), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("boards {pos}/{len} [{elapsed_precise}] {wide_bar} eta {eta}")
             .expect("valid template"),
     );
     let t0 = Instant::now();
-    let generated = engine.generate_with_progress(&request, &|n| bar.inc(n));
+    // Each board is written as soon as it and those before it are found.
+    let mut failure: Option<CliError> = None;
+    let tally = engine.generate_each(&request, &|n| bar.inc(n), &mut |field| match sink
+        .write(&field, start)
+    {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => {
+            failure = Some(e);
+            ControlFlow::Break(())
+        }
+    });
     bar.finish_and_clear();
-    let generated = generated.map_err(|e| match e {
+    let tally = tally.map_err(|e| match e {
         Error::GaveUp(gave_up) => format!(
             "{gave_up}; try fewer mines, another start, --method fast, or raise --max-attempts"
         ),
         other => other.to_string(),
     })?;
-    let seconds = t0.elapsed().as_secs_f64();
-
-    match (&args.output, format) {
-        (None, _) => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            for field in &generated.fields {
-                writeln!(out, "{}", board_json(field, start))
-                    .map_err(|e| format!("writing output: {e}"))?;
-            }
-            out.flush().map_err(|e| format!("writing output: {e}"))?;
-        }
-        (Some(dir), format) => write_folder(dir, &generated.fields, start, format)?,
+    if let Some(e) = failure {
+        return Err(e);
     }
-    let n = generated.fields.len();
+    sink.finish()?;
+    let seconds = t0.elapsed().as_secs_f64();
+    let n = tally.boards;
     let summary = serde_json::json!({
         "boards": n,
-        "attempts": generated.attempts,
-        "attempts_per_board": generated.attempts as f64 / n as f64,
-        "undecided": generated.undecided,
+        "attempts": tally.attempts,
+        "attempts_per_board": tally.attempts as f64 / n as f64,
+        "undecided": tally.undecided,
         "seconds": seconds,
         "ms_per_board": seconds * 1e3 / n as f64,
         "level": {"rows": level.rows, "cols": level.cols, "mines": level.mines},
@@ -174,8 +183,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             start.0,
             start.1,
             summary["method"].as_str().unwrap_or_default(),
-            generated.attempts,
-            generated.attempts as f64 / n as f64,
+            tally.attempts,
+            tally.attempts as f64 / n as f64,
             seconds * 1e3 / n as f64
         );
     }
@@ -198,62 +207,141 @@ fn board_json(field: &Field, start: (usize, usize)) -> String {
     .to_string()
 }
 
-/// Writes the boards into a sibling temporary folder and renames it to
-/// `dir` at the end: `dir` appears whole or not at all.
-fn write_folder(
-    dir: &Path,
-    fields: &[Field],
-    start: (usize, usize),
-    format: FormatArg,
-) -> Result<(), CliError> {
-    let name = dir
-        .file_name()
-        .ok_or_else(|| format!("{}: not a folder name", dir.display()))?
-        .to_string_lossy()
-        .into_owned();
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| -> Result<(), CliError> {
-        std::fs::create_dir(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        let mut expected = String::from("field,solved,opened_safe_cells\n");
-        for (k, field) in fields.iter().enumerate() {
-            let name = format!("field_{}", k + 1);
-            match format {
-                FormatArg::Mbf => {
-                    let bytes = mbf_bytes(field.grid, &field.mine)?;
-                    write(&tmp.join(format!("{name}.mbf")), &bytes)?;
-                }
-                _ => {
-                    // The start and its flood fill open, as a player
-                    // would see the board after the first click.
-                    let mut game = Game::new(field.grid, field.mine.clone());
-                    game.open(field.grid.index(start.0, start.1));
-                    let opened = game.into_field();
-                    let folder = tmp.join(&name);
-                    std::fs::create_dir(&folder)
-                        .map_err(|e| format!("{}: {e}", folder.display()))?;
-                    for (file, text) in FIELD_FILES.iter().zip(field_texts(&opened)) {
-                        write(&folder.join(file), text.as_bytes())?;
-                    }
-                    expected.push_str(&format!("{name},true,{}\n", field.safe_cells()));
-                }
-            }
-        }
-        if format != FormatArg::Mbf {
-            write(&tmp.join("expected.csv"), expected.as_bytes())?;
-        }
-        std::fs::rename(&tmp, dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    result
+/// Where generated boards go.
+enum Sink<'a> {
+    /// JSON lines, each flushed as it is written.
+    Stdout(std::io::BufWriter<std::io::StdoutLock<'a>>),
+    /// A new folder of boards.
+    Folder(Folder),
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+impl Sink<'_> {
+    fn write(&mut self, field: &Field, start: (usize, usize)) -> Result<(), CliError> {
+        match self {
+            Sink::Stdout(out) => writeln!(out, "{}", board_json(field, start))
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("writing output: {e}").into()),
+            Sink::Folder(folder) => folder.write(field, start),
+        }
+    }
+
+    fn finish(self) -> Result<(), CliError> {
+        match self {
+            Sink::Stdout(mut out) => out
+                .flush()
+                .map_err(|e| format!("writing output: {e}").into()),
+            Sink::Folder(folder) => folder.finish(),
+        }
+    }
+}
+
+/// A folder of boards written into a sibling temporary folder, renamed
+/// to its name at the end: it appears whole or not at all (the temporary
+/// folder is removed if the run fails).
+struct Folder {
+    dir: PathBuf,
+    tmp: PathBuf,
+    format: FormatArg,
+    boards: usize,
+    expected: String,
+    starts: String,
+    done: bool,
+}
+
+impl Folder {
+    /// Creates the temporary folder beside `dir` (errors name `dir`).
+    fn create(dir: &Path, format: FormatArg) -> Result<Folder, CliError> {
+        let name = dir
+            .file_name()
+            .ok_or_else(|| format!("{}: not a folder name", dir.display()))?
+            .to_string_lossy()
+            .into_owned();
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+        std::fs::create_dir(&tmp).map_err(|e| {
+            format!(
+                "{}: cannot create the folder: {}",
+                dir.display(),
+                sapper_engine::files::describe_io_error(&e)
+            )
+        })?;
+        Ok(Folder {
+            dir: dir.to_path_buf(),
+            tmp,
+            format,
+            boards: 0,
+            expected: String::from("field,solved,opened_safe_cells\n"),
+            starts: String::from("board,row,col\n"),
+            done: false,
+        })
+    }
+
+    fn write(&mut self, field: &Field, start: (usize, usize)) -> Result<(), CliError> {
+        self.boards += 1;
+        let name = format!("field_{}", self.boards);
+        match self.format {
+            FormatArg::Mbf => {
+                let file = format!("{name}.mbf");
+                let bytes = mbf_bytes(field.grid, &field.mine)?;
+                self.put(&self.tmp.join(&file), &bytes)?;
+                // MBF holds the mines only: where play starts, and what
+                // solving from there gives, go beside the boards.
+                self.starts
+                    .push_str(&format!("{file},{},{}\n", start.0, start.1));
+                self.expected
+                    .push_str(&format!("{file},true,{}\n", field.safe_cells()));
+            }
+            _ => {
+                // The start and its flood fill open, as a player would see
+                // the board after the first click.
+                let mut game = Game::new(field.grid, field.mine.clone());
+                game.open(field.grid.index(start.0, start.1));
+                let opened = game.into_field();
+                let folder = self.tmp.join(&name);
+                std::fs::create_dir(&folder).map_err(|e| self.error(&e))?;
+                for (file, text) in FIELD_FILES.iter().zip(field_texts(&opened)) {
+                    self.put(&folder.join(file), text.as_bytes())?;
+                }
+                self.expected
+                    .push_str(&format!("{name},true,{}\n", field.safe_cells()));
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<(), CliError> {
+        self.put(&self.tmp.join("expected.csv"), self.expected.as_bytes())?;
+        if self.format == FormatArg::Mbf {
+            self.put(&self.tmp.join(MBF_STARTS), self.starts.as_bytes())?;
+        }
+        std::fs::rename(&self.tmp, &self.dir).map_err(|e| self.error(&e))?;
+        self.done = true;
+        Ok(())
+    }
+
+    fn put(&self, path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+        std::fs::write(path, bytes).map_err(|e| self.error(&e))
+    }
+
+    /// An I/O error while writing, naming the folder asked for, not the
+    /// temporary one.
+    fn error(&self, e: &std::io::Error) -> CliError {
+        format!(
+            "{}: cannot write the boards: {}",
+            self.dir.display(),
+            sapper_engine::files::describe_io_error(e)
+        )
+        .into()
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_dir_all(&self.tmp);
+        }
+    }
 }

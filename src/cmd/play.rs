@@ -3,9 +3,12 @@
 use super::common::{by_source_json, default_tiers, rules_by_order_json, GameArgs};
 use super::CliError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sapper_engine::files::WholeFile;
 use sapper_engine::game::FirstClick;
 use sapper_engine::play::{Policy, ENDGAME_LAYOUTS};
 use sapper_engine::{Engine, Method, PlaySettings};
+use std::io::Write as _;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -50,7 +53,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Also write one JSON line per game to FILE (index, won, clicks,
-    /// guesses, seed), written whole at the end.
+    /// guesses, seed), in game order as the games end; FILE is replaced
+    /// whole at the end (checked writable before the first game).
     #[arg(long, value_name = "FILE")]
     games_json: Option<PathBuf>,
 }
@@ -67,9 +71,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    if let Some(file) = &args.games_json {
-        sapper_engine::files::write_target(file)?;
-    }
+    // The per-game file is opened before any game is played: one that
+    // cannot be written fails now, not after the games.
+    let mut games_json = match &args.games_json {
+        Some(file) => Some(WholeFile::create(file)?),
+        None => None,
+    };
     let policy = match args.policy {
         PolicyArg::Least => Policy::LeastProbability,
         PolicyArg::Informed => Policy::Informed,
@@ -94,14 +101,34 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .expect("valid template"),
     );
     let wins_so_far = AtomicU64::new(0);
-    let summary = engine.play_with_progress(&settings, &|r| {
+    // Each game's line is written in index order as the games end; a
+    // failed write stops the lines, not the games, and is reported after
+    // the summary.
+    let mut write_error = None;
+    let progress = |r: &sapper_engine::play::GameRecord| {
         let wins = wins_so_far.fetch_add(r.won as u64, Ordering::Relaxed) + r.won as u64;
         bar.inc(1);
-        if r.index % 64 == 0 {
+        if r.index.is_multiple_of(64) {
             bar.set_message(format!(
                 "win rate {:.2}%",
                 100.0 * wins as f64 / bar.position().max(1) as f64
             ));
+        }
+    };
+    let summary = engine.play_each(&settings, &progress, &mut |r| {
+        let Some(file) = games_json.as_mut() else {
+            return ControlFlow::Break(());
+        };
+        match writeln!(
+            file,
+            "{{\"index\":{},\"won\":{},\"clicks\":{},\"guesses\":{},\"seed\":{seed}}}",
+            r.index, r.won, r.clicks, r.guesses
+        ) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                write_error = Some(file.error(&e));
+                ControlFlow::Break(())
+            }
         }
     });
     bar.finish_and_clear();
@@ -109,16 +136,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let seconds = summary.seconds;
     let (n, wins, opened_by) = (summary.games, summary.wins, summary.opened_by);
     let (lo, hi) = summary.ci95();
-    if let Some(file) = &args.games_json {
-        let mut text = String::new();
-        for r in &summary.records {
-            text.push_str(&format!(
-                "{{\"index\":{},\"won\":{},\"clicks\":{},\"guesses\":{},\"seed\":{seed}}}\n",
-                r.index, r.won, r.clicks, r.guesses
-            ));
-        }
-        sapper_engine::files::write_whole(file, text.as_bytes())?;
-    }
     let rate = wins as f64 / n as f64;
     if args.json {
         let summary = serde_json::json!({
@@ -177,6 +194,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             opened_by.total(),
             sources.join(", ")
         );
+    }
+    // The per-game file, whole, once the summary is out.
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    if let Some(file) = games_json {
+        file.commit()?;
     }
     Ok(ExitCode::SUCCESS)
 }

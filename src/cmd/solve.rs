@@ -175,10 +175,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 .iter()
                 .map(|path| {
                     if let Some(boards) = mbf_boards(path) {
-                        let fields = boards.map(|boards| {
-                            boards
+                        let fields = boards.and_then(|boards| {
+                            // Where play starts on each board: --start, else
+                            // the folder's starts file, else (3,3).
+                            let starts = mbf_starts(path)?;
+                            Ok(boards
                                 .into_iter()
                                 .map(|file| {
+                                    let name = file.file_name().unwrap_or_default();
+                                    let start = start.or_else(|| {
+                                        starts
+                                            .iter()
+                                            .find(|(b, _)| name == b.as_str())
+                                            .map(|(_, s)| *s)
+                                    });
                                     let field = read_mbf_field(&file, start);
                                     let name = file
                                         .strip_prefix(path)
@@ -189,7 +199,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                                         .to_string();
                                     (FieldRef { name, dir: file }, field)
                                 })
-                                .collect()
+                                .collect())
                         });
                         return (path.clone(), fields);
                     }
@@ -506,6 +516,15 @@ fn mbf_boards(path: &std::path::Path) -> Option<Result<Vec<PathBuf>, String>> {
     Some(Ok(boards))
 }
 
+/// The starts file beside the MBF boards of folder `path`, if it has one.
+fn mbf_starts(path: &Path) -> Result<sapper_engine::formats::mbf::Starts, String> {
+    let file = path.join(sapper_engine::formats::mbf::MBF_STARTS);
+    if !path.is_dir() || !file.exists() {
+        return Ok(Vec::new());
+    }
+    sapper_engine::formats::mbf::read_starts(&file).map_err(|e| e.to_string())
+}
+
 /// An MBF board as a field open at `start` (default (3,3), clamped).
 fn read_mbf_field(file: &std::path::Path, start: Option<(usize, usize)>) -> Result<Field, String> {
     let (grid, layout) = sapper_engine::formats::mbf::read_mbf(file).map_err(|e| e.to_string())?;
@@ -521,7 +540,7 @@ fn read_mbf_field(file: &std::path::Path, start: Option<(usize, usize)>) -> Resu
     let start = grid.index(r, c) as usize;
     if layout[start] {
         return Err(format!(
-            "{}: the start ({r},{c}) is a mine (give --start)",
+            "{}: the start ({r},{c}) is a mine (give --start, or a starts.csv beside the boards)",
             file.display()
         ));
     }

@@ -32,9 +32,7 @@ pub const QUESTION: i32 = 12;
 /// A mine, in a layout.
 pub const MINE: i32 = -1;
 
-/// Largest side of a board built from codes (the engine's limit on every
-/// surface).
-pub const MAX_SIDE: usize = 1000;
+use crate::grid::MAX_SIDE;
 
 fn check_shape(rows: usize, cols: usize, len: usize) -> Result<Grid, InputError> {
     if rows == 0 || cols == 0 {

@@ -8,13 +8,68 @@
 //! | then | one `(x, y)` byte pair per mine: column, row |
 //!
 //! An MBF file holds the mines only: where play starts is given separately
-//! (`sapper solve --start`). The reader checks everything — sizes, the
+//! (`sapper solve --start`), or by a [`MBF_STARTS`] file beside the boards
+//! (`sapper generate --format mbf` writes one). The reader checks everything — sizes, the
 //! length against the mine count, every mine on the board and no mine
 //! twice — and names the byte at fault.
 
 use super::FormatError;
 use crate::grid::Grid;
 use std::path::Path;
+
+/// The file beside a folder of MBF boards that says where play starts on
+/// each: a CSV `board,row,col` (the board's file name, the start from 0).
+pub const MBF_STARTS: &str = "starts.csv";
+
+/// Board file names and their starts `(row, column)`, as [`read_starts`]
+/// gives them.
+pub type Starts = Vec<(String, (usize, usize))>;
+
+/// The starts of [`MBF_STARTS`] at `path`: the board's file name and its
+/// start, in the file's order; errors name the line and column.
+pub fn read_starts(path: &Path) -> Result<Starts, FormatError> {
+    let text = super::read_text(path)?;
+    let mut starts = Vec::new();
+    let mut header = true;
+    for (line_no, line) in super::numbered_lines(&text) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if header {
+            header = false;
+            if line.trim() != "board,row,col" {
+                return Err(FormatError::at(
+                    path,
+                    line_no,
+                    1,
+                    format!(
+                        "expected the header `board,row,col`, found {}",
+                        super::quote(line)
+                    ),
+                ));
+            }
+            continue;
+        }
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        let cell = |k: usize| fields.get(k).and_then(|v| v.parse::<usize>().ok());
+        match (fields.len(), cell(1), cell(2)) {
+            (3, Some(r), Some(c)) if !fields[0].is_empty() => {
+                starts.push((fields[0].to_string(), (r, c)))
+            }
+            _ => {
+                return Err(FormatError::at_line(
+                    path,
+                    line_no,
+                    format!(
+                        "expected `BOARD,ROW,COL` (a file name and the start from 0), found {}",
+                        super::quote(line)
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(starts)
+}
 
 /// Reads an MBF file: the grid and its layout (`true` = mine, row-major).
 pub fn read_mbf(path: &Path) -> Result<(Grid, Vec<bool>), FormatError> {

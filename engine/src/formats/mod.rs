@@ -90,6 +90,16 @@ pub(crate) fn read_text(path: &Path) -> Result<String, FormatError> {
     text_of(path, bytes)
 }
 
+/// Reads a whole stream (standard input) as UTF-8 text, at most
+/// [`MAX_TEXT_BYTES`](crate::files::MAX_TEXT_BYTES) like a file (more is
+/// refused once the cap is passed, without reading on); `name` names the
+/// stream in errors.
+pub fn read_text_stream(stream: impl std::io::Read, name: &Path) -> Result<String, FormatError> {
+    let bytes = crate::files::read_stream_capped(stream, name, crate::files::MAX_TEXT_BYTES)
+        .map_err(|e| FormatError::new(name, e.reason))?;
+    text_of(name, bytes)
+}
+
 /// `bytes` as text (see [`read_text`]).
 pub(crate) fn text_of(path: &Path, bytes: Vec<u8>) -> Result<String, FormatError> {
     let text = String::from_utf8(bytes).map_err(|e| {

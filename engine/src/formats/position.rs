@@ -25,6 +25,8 @@
 //! - All rows have the same length. Trailing whitespace and CRLF line ends
 //!   are tolerated; anything else in a row (leading blanks included) is an
 //!   error.
+//! - At most [`MAX_SIDE`] rows of at most [`MAX_SIDE`] cells (1000 × 1000),
+//!   the engine's limit on every surface.
 //!
 //! [`write_position`] writes `mines N` (when the total is known) and the
 //! rows, with `.` for a revealed 0; [`parse_position`] reads it back to the
@@ -42,7 +44,7 @@ use super::{
     char_column, numbered_lines, plain_integer, quote, read_text, FormatError, PLAIN_INTEGER,
 };
 use crate::board::{flags_and_closed, Cell, Position};
-use crate::grid::Grid;
+use crate::grid::{Grid, MAX_SIDE};
 use std::path::Path;
 
 const CELL_CHARS: &str = "`?` (closed), `F` (flag), `*` (safe), `.` or `0`-`8` (revealed number)";
@@ -122,6 +124,21 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
                 format!("unexpected {}; expected {CELL_CHARS}", quote_char(ch)),
             ));
         }
+        if line.len() > MAX_SIDE {
+            return Err(FormatError::at(
+                path,
+                line_no,
+                MAX_SIDE + 1,
+                format!("a row of {} cells; expected at most {MAX_SIDE}", line.len()),
+            ));
+        }
+        if row_lines.len() == MAX_SIDE {
+            return Err(FormatError::at_line(
+                path,
+                line_no,
+                format!("more than {MAX_SIDE} rows; expected at most {MAX_SIDE}"),
+            ));
+        }
         let row_start = cells.len();
         cells.extend(
             line.bytes()
@@ -140,13 +157,6 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
                     row_lines.len() + 1,
                     row_lines[0]
                 ),
-            ));
-        }
-        if cells.len() > u32::MAX as usize {
-            return Err(FormatError::at_line(
-                path,
-                line_no,
-                format!("too many cells; expected at most {}", u32::MAX),
             ));
         }
         row_lines.push(line_no);
@@ -292,6 +302,82 @@ pub fn write_position(p: &Position) -> String {
         out.push('\n');
     }
     out
+}
+
+impl Position {
+    /// A position from its grid rows alone, each a string of cell
+    /// characters (`?`, `F`, `*`, `.`, `0`–`8`; no header, comment or line
+    /// break), with the total if known: what a protocol or an API sends.
+    /// Errors name the cell as `row R, column C`, both from 0, like every
+    /// answer about cells.
+    ///
+    /// ```
+    /// use sapper_engine::Position;
+    ///
+    /// let p = Position::from_rows(&["??1.", "?21.", "11.."], Some(2)).unwrap();
+    /// assert_eq!((p.grid.h, p.grid.w), (3, 4));
+    /// let err = Position::from_rows(&["??", "mines 5"], None).unwrap_err();
+    /// assert_eq!(err.cell, Some((1, 0)));
+    /// ```
+    pub fn from_rows(
+        rows: &[impl AsRef<str>],
+        total_mines: Option<u32>,
+    ) -> Result<Position, crate::InputError> {
+        use crate::InputError;
+        let h = rows.len();
+        let w = rows.first().map_or(0, |r| r.as_ref().len());
+        if h == 0 || w == 0 {
+            return Err(InputError::new(
+                "no cells: expected at least one row of at least one cell",
+            ));
+        }
+        if h > MAX_SIDE || w > MAX_SIDE {
+            return Err(InputError::new(format!(
+                "{h} rows of {w} cells: rows and columns must be 1 to {MAX_SIDE}"
+            )));
+        }
+        let mut cells = Vec::with_capacity(h * w);
+        for (r, row) in rows.iter().enumerate() {
+            let row = row.as_ref();
+            if let Some((k, ch)) = row
+                .char_indices()
+                .find(|&(k, _)| CELL_OF_BYTE[row.as_bytes()[k] as usize].is_none())
+            {
+                let column = row[..k].chars().count();
+                return Err(InputError::at(
+                    r,
+                    column,
+                    format_args!("unexpected {}; expected {CELL_CHARS}", quote_char(ch)),
+                ));
+            }
+            if row.len() != w {
+                return Err(InputError::at(
+                    r,
+                    row.len().min(w),
+                    format_args!("row {r} has {} cells; expected {w} like row 0", row.len()),
+                ));
+            }
+            cells.extend(
+                row.bytes()
+                    .map(|b| CELL_OF_BYTE[b as usize].unwrap_or(Cell::Unknown)),
+            );
+        }
+        let grid = Grid::new(h, w);
+        if let Some(total) = total_mines {
+            if let Some(problem) = total_problem(&cells, total) {
+                return Err(InputError::new(problem));
+            }
+        }
+        if let Some((i, problem)) = impossible_number(grid, &cells) {
+            let (r, c) = grid.rc(i);
+            return Err(InputError::at(r, c, problem));
+        }
+        Ok(Position {
+            grid,
+            cells,
+            total_mines,
+        })
+    }
 }
 
 /// Parses a position from its text (see the [module doc](self)); errors

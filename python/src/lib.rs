@@ -1,0 +1,492 @@
+//! `sapper._sapper`: the Python bindings of the sapper Minesweeper engine
+//! ([`sapper_engine`]), wrapped by the `sapper` package (`python/sapper/`).
+//!
+//! One [`Engine`] is built on first use and shared by every call and
+//! thread. Every call that computes releases the GIL while it does; batch
+//! calls spread over rayon's threads with one probability counter each.
+//! Inputs are validated here (types, shapes, codes) so that nothing
+//! panics across the boundary; engine errors become `ValueError` with the
+//! engine's message. Boards: see [`input`]; the ms_toollib-compatible
+//! helpers: see [`compat`].
+
+mod compat;
+mod input;
+
+use input::{density_arg, mines_arg, position, read_board, read_layout, value_error};
+use numpy::ndarray::{Array2, Array3};
+use numpy::{IntoPyArray, PyArray2, PyArray3};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+use rayon::prelude::*;
+use sapper_engine::generate::{Request, Sampling};
+use sapper_engine::play::{Policy, ENDGAME_LAYOUTS};
+use sapper_engine::solver::BySource;
+use sapper_engine::{
+    Board, Counter, Engine, Error, Field, FirstClick, Grid, Level, Method, PlaySettings, Position,
+};
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+/// The engine every call shares (embedded rules, default budget).
+static ENGINE: OnceLock<Engine> = OnceLock::new();
+
+/// The shared engine, built on first use.
+fn engine() -> PyResult<&'static Engine> {
+    if let Some(e) = ENGINE.get() {
+        return Ok(e);
+    }
+    let built = Engine::new().map_err(value_error)?;
+    Ok(ENGINE.get_or_init(|| built))
+}
+
+thread_local! {
+    /// This thread's probability counter: its buffers serve call after call.
+    static COUNTER: RefCell<Option<Counter>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's counter.
+fn with_counter<T>(engine: &Engine, f: impl FnOnce(&mut Counter) -> T) -> T {
+    COUNTER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        f(slot.get_or_insert_with(|| engine.counter()))
+    })
+}
+
+/// Every cell's probability of `position` (NaN for cells not closed).
+fn per_cell(
+    counter: &mut Counter,
+    position: &Position,
+    density: Option<f64>,
+) -> Result<Vec<f64>, Error> {
+    let board = Board::from_position(position);
+    Ok(counter.compute(&board, density)?.per_cell().to_vec())
+}
+
+/// `per_cell` as an `h × w` float64 array.
+fn grid_array<'py>(py: Python<'py>, grid: Grid, values: Vec<f64>) -> Bound<'py, PyArray2<f64>> {
+    Array2::from_shape_vec((grid.h, grid.w), values)
+        .expect("one value per cell")
+        .into_pyarray(py)
+}
+
+/// Mine probability of every cell of `board`: a float64 array of its
+/// shape, a closed cell's probability in [0, 1] (within 1e-12 of the
+/// exact fraction; forced cells exactly 0 or 1), NaN for every other cell.
+#[pyfunction]
+#[pyo3(signature = (board, mines=None, density=None))]
+fn probabilities<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    mines: Option<i64>,
+    density: Option<f64>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let (mines, density) = (mines_arg(mines)?, density_arg(density)?);
+    let position = position(read_board(board)?, mines)?;
+    let engine = engine()?;
+    let values = py
+        .detach(|| with_counter(engine, |c| per_cell(c, &position, density)))
+        .map_err(value_error)?;
+    Ok(grid_array(py, position.grid, values))
+}
+
+/// [`probabilities`] of many boards, in parallel (one counter per thread,
+/// the GIL released): a list of arrays in the order given.
+#[pyfunction]
+#[pyo3(signature = (boards, mines=None, density=None))]
+fn probabilities_many<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    mines: Option<i64>,
+    density: Option<f64>,
+) -> PyResult<Bound<'py, PyList>> {
+    let (mines, density) = (mines_arg(mines)?, density_arg(density)?);
+    let items = boards.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a list of boards, got {}",
+            input::type_name(boards)
+        ))
+    })?;
+    let mut positions = Vec::new();
+    for (k, b) in items.enumerate() {
+        let p = read_board(&b?)
+            .and_then(|b| position(b, mines))
+            .map_err(|e| prefix(py, e, k))?;
+        positions.push(p);
+    }
+    let engine = engine()?;
+    let results: Vec<Result<Vec<f64>, Error>> = py.detach(|| {
+        positions
+            .par_iter()
+            .map_init(|| engine.counter(), |c, p| per_cell(c, p, density))
+            .collect()
+    });
+    let list = PyList::empty(py);
+    for (k, (r, p)) in results.into_iter().zip(&positions).enumerate() {
+        let values = r.map_err(|e| PyValueError::new_err(format!("board {k}: {e}")))?;
+        list.append(grid_array(py, p.grid, values))?;
+    }
+    Ok(list)
+}
+
+/// `e` with "board k: " before its message, of the same exception type.
+fn prefix(py: Python<'_>, e: PyErr, k: usize) -> PyErr {
+    let message = format!("board {k}: {}", e.value(py));
+    if e.is_instance_of::<PyTypeError>(py) {
+        PyTypeError::new_err(message)
+    } else {
+        PyValueError::new_err(message)
+    }
+}
+
+/// The exact number of mine layouts that fit `board` with `mines` mines in
+/// all (a Python int, however large).
+#[pyfunction]
+#[pyo3(signature = (board, mines=None))]
+fn count_layouts<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    mines: Option<i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let position = position(read_board(board)?, mines_arg(mines)?)?;
+    if position.total_mines.is_none() {
+        return Err(PyValueError::new_err(
+            "count_layouts needs the total number of mines: give mines=N",
+        ));
+    }
+    let engine = engine()?;
+    let bytes = py
+        .detach(|| {
+            with_counter(engine, |c| -> Result<Vec<u8>, Error> {
+                c.compute(&Board::from_position(&position), None)?;
+                Ok(c.layouts()?.to_bytes_le())
+            })
+        })
+        .map_err(value_error)?;
+    py.get_type::<pyo3::types::PyInt>()
+        .call_method1("from_bytes", (PyBytes::new(py, &bytes), "little"))
+}
+
+/// `[[row, col], ...]` of row-major cells.
+fn cells(grid: Grid, list: impl IntoIterator<Item = u32>) -> Vec<[usize; 2]> {
+    list.into_iter()
+        .map(|c| {
+            let (r, c) = grid.rc(c);
+            [r, c]
+        })
+        .collect()
+}
+
+/// `{"rules": n, "single_cell": n, ...}`, as `by_source` in `analyse --json`.
+fn by_source<'py>(py: Python<'py>, b: &BySource) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("rules", b.rules())?;
+    for m in Method::ALL {
+        d.set_item(m.name(), b.methods[m.index()])?;
+    }
+    Ok(d)
+}
+
+/// `{"1": n, "2": n, "3": n}`: cells determined by rules of each order.
+fn rules_by_order<'py>(py: Python<'py>, b: &BySource) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for order in 1..=3 {
+        d.set_item(order.to_string(), b.rules_by_order[order])?;
+    }
+    Ok(d)
+}
+
+/// Every forced cell of `board`, as `sapper analyse --json` reports it:
+/// `safe` and `mines` (newly forced mines, not flags) as `[row, col]`
+/// lists in cell order, `deductions` (cell, value, source and a rule's
+/// order), `by_source` and `unknown_left`.
+#[pyfunction]
+#[pyo3(signature = (board, mines=None))]
+fn analyse<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    mines: Option<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let position = position(read_board(board)?, mines_arg(mines)?)?;
+    let engine = engine()?;
+    let analysis = py
+        .detach(|| engine.analyse(&position))
+        .map_err(value_error)?;
+    let grid = position.grid;
+    let mut deds = analysis.deductions.clone();
+    deds.sort_by_key(|d| d.cell);
+    let of =
+        |v: sapper_engine::Value| cells(grid, deds.iter().filter(|d| d.value == v).map(|d| d.cell));
+    let out = PyDict::new(py);
+    out.set_item("safe", of(sapper_engine::Value::Safe))?;
+    out.set_item("mines", of(sapper_engine::Value::Mine))?;
+    let list = PyList::empty(py);
+    for d in &deds {
+        let item = PyDict::new(py);
+        let (r, c) = grid.rc(d.cell);
+        item.set_item("cell", [r, c])?;
+        item.set_item("value", d.value.to_string())?;
+        item.set_item("source", d.source.name())?;
+        if let sapper_engine::Source::Rule { order } = d.source {
+            item.set_item("order", order)?;
+        }
+        list.append(item)?;
+    }
+    out.set_item("deductions", list)?;
+    out.set_item("by_source", by_source(py, &analysis.by_source)?)?;
+    out.set_item("unknown_left", analysis.board.unknown_count())?;
+    Ok(out)
+}
+
+/// The sapper player's move, as the `sapper engine` protocol answers:
+/// `{"open": [[r, c], ...], "flag": [...], "guess": False}` when cells are
+/// proven safe, else `{"open": [[r, c]], "flag": [...], "guess": True,
+/// "p_mine": p}`.
+#[pyfunction]
+#[pyo3(signature = (board, mines=None))]
+fn next_move<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    mines: Option<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let position = position(read_board(board)?, mines_arg(mines)?)?;
+    let engine = engine()?;
+    let m = py
+        .detach(|| engine.next_move(&position))
+        .map_err(value_error)?;
+    let out = PyDict::new(py);
+    out.set_item("open", cells(position.grid, m.open.iter().copied()))?;
+    out.set_item("flag", cells(position.grid, m.flag.iter().copied()))?;
+    out.set_item("guess", m.guess.is_some())?;
+    if let Some(p) = m.guess {
+        out.set_item("p_mine", p)?;
+    }
+    Ok(out)
+}
+
+/// A non-negative integer argument as `usize`.
+fn whole(name: &str, v: i64) -> PyResult<usize> {
+    usize::try_from(v)
+        .map_err(|_| PyValueError::new_err(format!("{name} = {v}: expected a whole number >= 0")))
+}
+
+/// `"opening"`, `"safe"` or a `(row, col)` opening, on `level`.
+fn first_click_arg(
+    level: Level,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<(FirstClick, (usize, usize))> {
+    if let Ok(name) = value.extract::<String>() {
+        return match name.as_str() {
+            "opening" => Ok((
+                FirstClick::Opening,
+                FirstClick::Opening.default_start(level),
+            )),
+            "safe" => Ok((FirstClick::Safe, (0, 0))),
+            _ => Err(PyValueError::new_err(format!(
+                "first_click = {name:?}: expected \"opening\", \"safe\" or a (row, col) tuple"
+            ))),
+        };
+    }
+    let (r, c): (i64, i64) = value.extract().map_err(|_| {
+        PyTypeError::new_err("first_click: expected \"opening\", \"safe\" or a (row, col) tuple")
+    })?;
+    Ok((FirstClick::Opening, (whole("row", r)?, whole("col", c)?)))
+}
+
+/// Most cells [`generate`] returns in one call (about 1 GB of int8).
+const MAX_GENERATED_CELLS: usize = 1 << 30;
+
+/// `count` no-guess boards of `rows × cols` with `mines` mines: an int8
+/// array of shape `(count, rows, cols)`, -1 a mine, 0-8 the numbers.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mines, count=1, seed=None, first_click=None, method="uniform"))]
+#[allow(clippy::too_many_arguments)]
+fn generate<'py>(
+    py: Python<'py>,
+    rows: i64,
+    cols: i64,
+    mines: i64,
+    count: i64,
+    seed: Option<u64>,
+    first_click: Option<&Bound<'py, PyAny>>,
+    method: &str,
+) -> PyResult<Bound<'py, PyArray3<i8>>> {
+    let level = Level {
+        rows: whole("rows", rows)?,
+        cols: whole("cols", cols)?,
+        mines: mines_arg(Some(mines))?.unwrap_or(0),
+    };
+    let count = whole("count", count)?;
+    let (rule, start) = match first_click {
+        None => (
+            FirstClick::Opening,
+            FirstClick::Opening.default_start(level),
+        ),
+        Some(v) => first_click_arg(level, v)?,
+    };
+    let sampling = match method {
+        "uniform" => Sampling::Uniform,
+        "fast" => Sampling::Fast,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "method = {method:?}: expected \"uniform\" or \"fast\""
+            )))
+        }
+    };
+    level.check(rule, start).map_err(value_error)?;
+    let cells = level.rows * level.cols;
+    if count.saturating_mul(cells) > MAX_GENERATED_CELLS {
+        return Err(PyValueError::new_err(format!(
+            "{count} boards of {cells} cells: at most {MAX_GENERATED_CELLS} cells in one call"
+        )));
+    }
+    let engine = engine()?;
+    let codes: Vec<i8> = if count == 0 {
+        Vec::new()
+    } else {
+        let request = Request::new(level)
+            .count(count)
+            .seed(seed.unwrap_or(1))
+            .first_click(rule, start)
+            .sampling(sampling);
+        let generated = py
+            .detach(|| engine.generate(&request))
+            .map_err(value_error)?;
+        generated
+            .fields
+            .iter()
+            .flat_map(|f| f.to_codes())
+            .map(|c| c as i8)
+            .collect()
+    };
+    Ok(
+        Array3::from_shape_vec((count, level.rows, level.cols), codes)
+            .expect("count boards of rows × cols")
+            .into_pyarray(py),
+    )
+}
+
+/// Whether no-guess play (with the total known) solves `layout` from a
+/// click on `(row, col)`. A mine at the start is a `ValueError`.
+#[pyfunction]
+fn is_solvable(py: Python<'_>, layout: &Bound<'_, PyAny>, row: i64, col: i64) -> PyResult<bool> {
+    let codes = read_layout(layout)?;
+    let field = Field::from_codes(codes.rows, codes.cols, &codes.codes).map_err(value_error)?;
+    let start = (whole("row", row)?, whole("col", col)?);
+    let engine = engine()?;
+    py.detach(|| engine.solves_from(&field, start))
+        .map_err(value_error)
+}
+
+/// Most games [`play`] plays in one call.
+const MAX_GAMES: u64 = 100_000_000;
+
+/// Plays `games` seeded games with the sapper player and returns the
+/// summary `sapper play --json` prints.
+#[pyfunction]
+#[pyo3(signature = (level=None, rows=None, cols=None, mines=None, games=1000, seed=None, first_click=None))]
+#[allow(clippy::too_many_arguments)]
+fn play<'py>(
+    py: Python<'py>,
+    level: Option<&str>,
+    rows: Option<i64>,
+    cols: Option<i64>,
+    mines: Option<i64>,
+    games: i64,
+    seed: Option<u64>,
+    first_click: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let level = match (level, rows, cols, mines) {
+        (Some(name), None, None, None) => Level::named(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "level = {name:?}: expected \"beginner\", \"intermediate\" or \"expert\""
+            ))
+        })?,
+        (None, None, None, None) => Level::EXPERT,
+        (None, Some(r), Some(c), Some(m)) => Level {
+            rows: whole("rows", r)?,
+            cols: whole("cols", c)?,
+            mines: mines_arg(Some(m))?.unwrap_or(0),
+        },
+        _ => {
+            return Err(PyValueError::new_err(
+                "give a level name, or rows, cols and mines together, not both",
+            ))
+        }
+    };
+    let games = u64::try_from(games)
+        .ok()
+        .filter(|g| (1..=MAX_GAMES).contains(g))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("games = {games}: expected 1 to {MAX_GAMES}"))
+        })?;
+    let (rule, start) = match first_click {
+        None => (FirstClick::Safe, (0, 0)),
+        Some(v) => first_click_arg(level, v)?,
+    };
+    level.check(rule, start).map_err(value_error)?;
+    let settings = PlaySettings::new(level)
+        .games(games)
+        .seed(seed.unwrap_or(1))
+        .first_click(rule, Some(start));
+    let engine = engine()?;
+    let s = py.detach(|| engine.play(&settings)).map_err(value_error)?;
+    let out = PyDict::new(py);
+    let (lo, hi) = s.ci95();
+    out.set_item("games", s.games)?;
+    out.set_item("wins", s.wins)?;
+    out.set_item("win_rate", s.win_rate())?;
+    out.set_item("ci95", [lo, hi])?;
+    out.set_item("guesses_per_game", s.guesses_per_game())?;
+    out.set_item("guesses_per_won_game", s.guesses_per_won_game())?;
+    out.set_item("games_per_second", s.games_per_second())?;
+    let l = PyDict::new(py);
+    l.set_item("rows", level.rows)?;
+    l.set_item("cols", level.cols)?;
+    l.set_item("mines", level.mines)?;
+    out.set_item("level", l)?;
+    out.set_item("first_click", rule.name())?;
+    out.set_item("start", [start.0, start.1])?;
+    out.set_item("seed", settings.seed)?;
+    out.set_item(
+        "policy",
+        match settings.policy {
+            Policy::LeastProbability => "least",
+            Policy::Informed => "informed",
+            Policy::SecondSafety => "second-safety",
+        },
+    )?;
+    out.set_item("endgame_layouts", ENDGAME_LAYOUTS)?;
+    out.set_item("opened_by_source", by_source(py, &s.opened_by)?)?;
+    out.set_item("opened_by_rule_order", rules_by_order(py, &s.opened_by)?)?;
+    Ok(out)
+}
+
+/// A list of lists from row-major `values` of `cols` columns.
+fn nested<'py, T: Copy + IntoPyObject<'py>>(
+    py: Python<'py>,
+    cols: usize,
+    values: &[T],
+) -> PyResult<Bound<'py, PyList>> {
+    let rows = values
+        .chunks(cols)
+        .map(|row| PyList::new(py, row.iter().copied()))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, rows)
+}
+
+/// The extension module.
+#[pymodule]
+fn _sapper(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(probabilities, m)?)?;
+    m.add_function(wrap_pyfunction!(probabilities_many, m)?)?;
+    m.add_function(wrap_pyfunction!(count_layouts, m)?)?;
+    m.add_function(wrap_pyfunction!(analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(next_move, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(is_solvable, m)?)?;
+    m.add_function(wrap_pyfunction!(play, m)?)?;
+    compat::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,6 @@
+"""Shared fixtures: the tests' own helpers are importable as `positions`."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
