@@ -8,7 +8,7 @@
 use numpy::{PyArrayDescrMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFrozenSet, PySet, PyString};
+use pyo3::types::{PyDict, PyFrozenSet, PyList, PySet, PyString};
 use sapper_engine::{Error, Position};
 
 /// Largest side of a board: the engine's limit on every surface (checked
@@ -97,22 +97,19 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
             )));
         }
         let start = codes.len();
-        let items = not_a_mapping(&row)
-            .and_then(|r| r.try_iter())
-            .map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "row {r} is a {}, expected a list of ints",
-                    type_name(&row)
-                ))
-            })?;
-        for (c, item) in items.enumerate() {
-            if c >= MAX_SIDE {
+        // A list of ints, the common case, without the iterator protocol.
+        if let Ok(list) = row.cast::<PyList>() {
+            if list.len() > MAX_SIDE {
                 return Err(too_big("columns", MAX_SIDE + 1));
             }
-            let value: i64 = item?.extract().map_err(|_| {
-                PyTypeError::new_err(format!("row {r}, column {c}: expected an int cell code"))
-            })?;
-            codes.push(code(value, r, c)?);
+            for (c, item) in list.iter().enumerate() {
+                let value: i64 = item.extract().map_err(|_| {
+                    PyTypeError::new_err(format!("row {r}, column {c}: expected an int cell code"))
+                })?;
+                codes.push(code(value, r, c)?);
+            }
+        } else {
+            read_row(&row, r, &mut codes)?;
         }
         let len = codes.len() - start;
         match cols {
@@ -139,6 +136,28 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
         cols,
         codes,
     }))
+}
+
+/// Appends the cell codes of row `r`, any iterable of ints, to `codes`.
+fn read_row(row: &Bound<'_, PyAny>, r: usize, codes: &mut Vec<i32>) -> PyResult<()> {
+    let items = not_a_mapping(row)
+        .and_then(|row| row.try_iter())
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "row {r} is a {}, expected a list of ints",
+                type_name(row)
+            ))
+        })?;
+    for (c, item) in items.enumerate() {
+        if c >= MAX_SIDE {
+            return Err(too_big("columns", MAX_SIDE + 1));
+        }
+        let value: i64 = item?.extract().map_err(|_| {
+            PyTypeError::new_err(format!("row {r}, column {c}: expected an int cell code"))
+        })?;
+        codes.push(code(value, r, c)?);
+    }
+    Ok(())
 }
 
 /// `value`, unless it is a dict or a set (iterable, but not rows or cells).
@@ -178,9 +197,13 @@ fn read_array(array: &Bound<'_, PyUntypedArray>) -> PyResult<Codes> {
             array.dtype()
         )));
     }
-    let wide = array.call_method1("astype", ("int64",))?;
-    let values: PyReadonlyArrayDyn<'_, i64> = wide.extract()?;
     let mut codes = Vec::with_capacity(rows * cols);
+    // int64 (numpy's default) is read in place; other widths are widened
+    // first.
+    let values: PyReadonlyArrayDyn<'_, i64> = match array.extract() {
+        Ok(values) => values,
+        Err(_) => array.call_method1("astype", ("int64",))?.extract()?,
+    };
     for (i, &v) in values.as_array().iter().enumerate() {
         codes.push(code(v, i / cols, i % cols)?);
     }

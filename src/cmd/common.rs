@@ -391,6 +391,17 @@ impl GameArgs {
     }
 }
 
+/// A count on the command line: a whole number of at least 1 (a negative
+/// or zero count is named as such, not taken for a flag).
+pub fn count_arg<T: TryFrom<u64>>(text: &str) -> Result<T, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n >= 1)
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| format!("`{text}`: expected a whole number of at least 1"))
+}
+
 /// `ROW,COL` (0-based).
 pub fn parse_cell(text: &str) -> Result<(usize, usize), String> {
     text.split_once(',')

@@ -39,8 +39,9 @@ use std::time::Instant;
 pub struct Args {
     #[command(flatten)]
     game: GameArgs,
-    /// Boards to generate.
-    #[arg(long, default_value_t = 1)]
+    /// Boards to generate (each is written as soon as it is found, so any
+    /// count streams).
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::common::count_arg::<usize>)]
     count: usize,
     /// `uniform`: every no-guess board equally likely; `fast`: repair stuck
     /// boards (not uniform).

@@ -5,7 +5,7 @@ use super::CliError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sapper_engine::files::WholeFile;
 use sapper_engine::game::FirstClick;
-use sapper_engine::play::{Policy, ENDGAME_LAYOUTS};
+use sapper_engine::play::{Policy, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
 use sapper_engine::{Engine, Method, PlaySettings};
 use std::io::Write as _;
 use std::ops::ControlFlow;
@@ -37,17 +37,23 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct Args {
     #[command(flatten)]
     game: GameArgs,
-    /// Games to play.
-    #[arg(long, default_value_t = 1000)]
+    /// Games to play (summed up as they end: any number runs in flat
+    /// memory).
+    #[arg(long, default_value_t = 1000, allow_hyphen_values = true, value_parser = super::common::count_arg::<u64>)]
     games: u64,
     /// How to guess when nothing is forced.
     #[arg(long, value_enum, default_value_t = PolicyArg::SecondSafety)]
     policy: PolicyArg,
     /// Play positions with at most N mine layouts exactly: an exhaustive
     /// search of the game tree finds the guess that wins most often (it
-    /// gives up, and the policy guesses, if the search grows too big).
-    /// 0 turns it off.
-    #[arg(long, value_name = "N", default_value_t = ENDGAME_LAYOUTS)]
+    /// gives up, and the policy guesses, past 20,000 states or a 64 MB
+    /// table). 0 turns it off; at most 100000.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = ENDGAME_LAYOUTS,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_ENDGAME_LAYOUTS as u64)
+    )]
     endgame_layouts: usize,
     /// One JSON summary object instead of text.
     #[arg(long)]

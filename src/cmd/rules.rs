@@ -35,10 +35,11 @@ pub enum RulesCommand {
     /// Prove every rule, then save the rule index beside the file
     /// (`FILE.index`), so `--rules FILE` loads in milliseconds.
     ///
-    /// `sapper synth -o` and `sapper solve --learn` save the index of what
-    /// they write; this is for rulebases made before indexes were saved, or
-    /// whose index was deleted or is stale. Exit status 1, and no index, if
-    /// a rule fails its proof.
+    /// Once a rulebase has an index, `sapper synth -o FILE` and `sapper
+    /// solve --learn FILE` refresh it whenever they rewrite FILE (they do
+    /// not create one). FILE must be a file: the embedded default's index
+    /// is built into the binary. Exit status 1, and no index, if a rule
+    /// fails its proof.
     Index(VerifyArgs),
     /// Export rules as JSON lines, in file order.
     ///

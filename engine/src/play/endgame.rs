@@ -50,6 +50,15 @@ use crate::board::{Board, Cell};
 /// default of `sapper play --endgame-layouts`).
 pub const ENDGAME_LAYOUTS: usize = 256;
 
+/// The most layouts an exact endgame may be asked to play
+/// ([`SapperPlayer::with_endgame`](super::SapperPlayer::with_endgame)
+/// clamps to it): its table holds a byte per layout and closed cell.
+pub const MAX_ENDGAME_LAYOUTS: usize = 100_000;
+
+/// The most bytes an endgame's table (layouts × closed cells) may take;
+/// a larger endgame is not searched and the player guesses as usual.
+pub const ENDGAME_BYTES: usize = 64 << 20;
+
 /// The most states one exact search may evaluate before it gives up.
 pub const ENDGAME_STATES: usize = 20_000;
 

@@ -47,7 +47,9 @@ use crate::solver::{analyse_position_with, BySource, Layers, RuleTiers};
 
 pub mod endgame;
 
-pub use endgame::{Endgame, ExactGuess, ENDGAME_LAYOUTS, ENDGAME_STATES};
+pub use endgame::{
+    Endgame, ExactGuess, ENDGAME_BYTES, ENDGAME_LAYOUTS, ENDGAME_STATES, MAX_ENDGAME_LAYOUTS,
+};
 
 /// A move: cells to open; `guess` when none of them is proven safe (then
 /// `open` holds the one guessed cell and `p_mine` its mine probability).
@@ -132,9 +134,10 @@ impl<'r> SapperPlayer<'r> {
     }
 
     /// Play positions with at most `layouts` mine layouts exactly, by
-    /// searching the game tree ([`endgame`]); 0 turns the search off.
+    /// searching the game tree ([`endgame`]); 0 turns the search off. At
+    /// most [`MAX_ENDGAME_LAYOUTS`] (larger values are clamped to it).
     pub fn with_endgame(mut self, layouts: usize) -> SapperPlayer<'r> {
-        self.endgame_layouts = layouts;
+        self.endgame_layouts = layouts.min(MAX_ENDGAME_LAYOUTS);
         self
     }
 
@@ -218,6 +221,11 @@ impl SapperPlayer<'_> {
         if self.endgame_layouts == 0
             || self.probabilities.log10_layouts() > (self.endgame_layouts as f64).log10() + 1e-9
         {
+            return None;
+        }
+        // Its table: a byte per layout and closed cell, bounded.
+        let layouts = 10f64.powf(self.probabilities.log10_layouts());
+        if layouts * self.probabilities.closed_cells().len() as f64 > ENDGAME_BYTES as f64 {
             return None;
         }
         Endgame::enumerate(board, self.endgame_layouts)?.best_guess()

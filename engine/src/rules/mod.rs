@@ -21,7 +21,10 @@ pub mod format;
 pub mod index;
 pub mod learn;
 pub mod load;
+pub mod symmetry;
 pub mod verify;
+
+pub use symmetry::{map_point, SYMMETRIES};
 
 /// The default rulebase (orders 1–2) exactly as committed in
 /// `engine/rules/default.rules`, embedded so that solving needs no files
@@ -174,42 +177,6 @@ pub struct Rule {
     pub safe: u64,
     /// The `Closed` cells proven mines: bit `r * w + c` of the pattern.
     pub mine: u64,
-}
-
-/// The 8 symmetries of the square, as `(transpose, flip rows, flip cols)`
-/// applied in that order. Index 0 is the identity.
-pub const SYMMETRIES: [(bool, bool, bool); 8] = [
-    (false, false, false),
-    (false, false, true),
-    (false, true, false),
-    (false, true, true),
-    (true, false, false),
-    (true, false, true),
-    (true, true, false),
-    (true, true, true),
-];
-
-/// Where cell `(r, c)` of an `h × w` rectangle (a pattern or a whole board)
-/// goes under symmetry `sym` (index into [`SYMMETRIES`]): transpose, then
-/// flip rows, then flip columns, each if the symmetry says so; and the
-/// transformed shape `(h', w')`.
-#[inline]
-pub fn map_point(
-    h: usize,
-    w: usize,
-    sym: usize,
-    r: usize,
-    c: usize,
-) -> ((usize, usize), (usize, usize)) {
-    let (t, fr, fc) = SYMMETRIES[sym];
-    let (mut r, mut c, h2, w2) = if t { (c, r, w, h) } else { (r, c, h, w) };
-    if fr {
-        r = h2 - 1 - r;
-    }
-    if fc {
-        c = w2 - 1 - c;
-    }
-    ((r, c), (h2, w2))
 }
 
 impl Pattern {

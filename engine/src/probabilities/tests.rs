@@ -1,0 +1,228 @@
+//! Unit tests of the probability counter: exactness against enumeration,
+//! buffer reuse, precision paths.
+
+use super::*;
+use crate::board::Cell;
+use crate::grid::Grid;
+
+/// A deterministic mid-game position: `h×w` with `mines` mines (xorshift
+/// from `seed`), opened by `clicks` game-like clicks on safe cells.
+fn played(h: usize, w: usize, mines: usize, clicks: usize, seed: u64) -> Board {
+    let grid = Grid::new(h, w);
+    let n = grid.len();
+    let mut rng = crate::test_rng::XorShift64::new(seed | 1);
+    let mut next = move || rng.next_u64();
+    let mut mine = vec![false; n];
+    let mut placed = 0;
+    while placed < mines {
+        let i = (next() % n as u64) as usize;
+        if !mine[i] {
+            mine[i] = true;
+            placed += 1;
+        }
+    }
+    let number = |i: u32| {
+        grid.neighbours(i)
+            .iter()
+            .filter(|&&x| mine[x as usize])
+            .count() as u8
+    };
+    let mut cells = vec![Cell::Unknown; n];
+    for _ in 0..clicks {
+        let start = (next() % n as u64) as u32;
+        if mine[start as usize] {
+            continue;
+        }
+        let mut stack = vec![start];
+        while let Some(c) = stack.pop() {
+            if cells[c as usize] != Cell::Unknown {
+                continue;
+            }
+            let v = number(c);
+            cells[c as usize] = Cell::Revealed(v);
+            if v == 0 {
+                stack.extend(grid.neighbours(c).iter().copied());
+            }
+        }
+    }
+    Board::new(grid, cells, Some(mines as u32))
+}
+
+fn compute(board: &Board, density: Option<f64>, accuracy: f64, wide: bool) -> Probabilities {
+    let mut p = Probabilities::new();
+    p.compute_within(board, density, &Budget::unlimited(), accuracy, wide)
+        .map_err(|stop| stop.explained(board))
+        .unwrap();
+    p
+}
+
+/// Both computations agree within the sum of their bounds, with the
+/// same forced cells and the same count.
+fn assert_agree(a: &mut Probabilities, b: &mut Probabilities) {
+    assert_eq!(a.closed_cells(), b.closed_cells());
+    for &c in a.closed_cells() {
+        let (x, y) = (a.probability(c).unwrap(), b.probability(c).unwrap());
+        assert!(
+            (x - y).abs() <= a.error_bound() + b.error_bound(),
+            "cell {c}: {x} vs {y}"
+        );
+        assert_eq!(x == 0.0, y == 0.0);
+        assert_eq!(x == 1.0, y == 1.0);
+    }
+    assert!((a.log10_layouts() - b.log10_layouts()).abs() < 1e-9);
+    let budget = Budget::unlimited();
+    assert_eq!(a.layouts(&budget).unwrap(), b.layouts(&budget).unwrap());
+}
+
+#[test]
+fn double_double_agrees_with_f64_on_expert_positions() {
+    for seed in 1..40 {
+        let board = played(16, 30, 99, 1 + seed as usize % 12, seed);
+        let mut fast = compute(&board, None, ACCURACY, false);
+        let mut wide = compute(&board, None, ACCURACY, true);
+        assert_eq!(fast.precision(), Some(Precision::F64));
+        assert_eq!(wide.precision(), Some(Precision::DoubleDouble));
+        assert!(wide.error_bound() < 1e-15, "{}", wide.error_bound());
+        assert_agree(&mut fast, &mut wide);
+        let without = Board::new(board.grid(), board.cells().to_vec(), None);
+        let mut fast = compute(&without, Some(0.2), ACCURACY, false);
+        let mut wide = compute(&without, Some(0.2), ACCURACY, true);
+        assert_agree(&mut fast, &mut wide);
+    }
+}
+
+#[test]
+fn an_f64_bound_above_the_accuracy_asked_falls_back_to_double_double() {
+    let board = played(16, 30, 99, 6, 7);
+    let fast = compute(&board, None, ACCURACY, false);
+    assert_eq!(fast.precision(), Some(Precision::F64));
+    assert!(fast.error_bound() > 1e-15, "{}", fast.error_bound());
+    let mut strict = compute(&board, None, 1e-15, false);
+    assert_eq!(strict.precision(), Some(Precision::DoubleDouble));
+    assert!(strict.error_bound() <= 1e-15);
+    let mut fast = fast;
+    assert_agree(&mut fast, &mut strict);
+    // Nothing meets an accuracy below the last rounding to f64.
+    let mut p = Probabilities::new();
+    let err = p
+        .compute_within(&board, None, &Budget::unlimited(), 1e-17, false)
+        .map_err(|stop| stop.explained(&board))
+        .unwrap_err();
+    assert!(matches!(err, ProbabilityError::Inaccurate(b) if b > 1e-17));
+}
+
+#[test]
+fn beyond_a_thousand_closed_cells_the_count_is_double_double_and_exact() {
+    // 40×40, no number: every cell holds a mine with chance 400/1600.
+    let grid = Grid::new(40, 40);
+    let board = Board::new(grid, vec![Cell::Unknown; 1600], Some(400));
+    let mut p = compute(&board, None, ACCURACY, false);
+    assert_eq!(p.precision(), Some(Precision::DoubleDouble));
+    assert!(p
+        .closed_cells()
+        .iter()
+        .all(|&c| p.probability(c) == Some(0.25)));
+    let exact = p.layouts(&Budget::unlimited()).unwrap();
+    let digits = exact.to_string().len() as f64;
+    assert!((p.log10_layouts() - (digits - 1.0)).abs() < 1.0);
+    assert_eq!(exact, exact::binomial_for_tests(1600, 400));
+    // A revealed 1 in the corner: its three neighbours share one mine;
+    // the other 1596 cells share the remaining 399.
+    let mut cells = vec![Cell::Unknown; 1600];
+    cells[0] = Cell::Revealed(1);
+    let board = Board::new(grid, cells, Some(400));
+    let p = compute(&board, None, ACCURACY, false);
+    assert_eq!(p.precision(), Some(Precision::Mixed));
+    for c in [1, 40, 41] {
+        assert!((p.probability(c).unwrap() - 1.0 / 3.0).abs() <= 1e-15);
+    }
+    assert!((p.probability(1599).unwrap() - 399.0 / 1596.0).abs() <= 1e-15);
+}
+
+#[test]
+fn f64_components_under_steep_outside_weights_agree_with_double_double() {
+    // 320×320: every other cell of row 1 revealed, over pseudo-random
+    // mines in rows 0 to 2 (one component of 800 cells whose mine count
+    // can vary widely), and 101,440 interior cells holding 60 mines.
+    // A frontier total t leaves C(I, R − t) interior layouts: over the
+    // component's totals the outside weights span far more than 2^1022,
+    // so some are raised to 2^-1022 in f64.
+    let (h, w) = (320, 320);
+    let grid = Grid::new(h, w);
+    let mut rng = crate::test_rng::XorShift64::new(0x1234_5678_9abc_def1);
+    let mut mine = vec![false; h * w];
+    for c in 0..w {
+        for r in 0..3 {
+            let draw = rng.below(10);
+            mine[r * w + c] = (r != 1 || c % 2 == 1) && draw < 3;
+        }
+    }
+    for k in 0..60 {
+        mine[(4 + k * 5) * w + (k * 37) % w] = true;
+    }
+    let mut cells = vec![Cell::Unknown; h * w];
+    for c in (0..w).step_by(2) {
+        let i = (w + c) as u32;
+        let n = grid
+            .neighbours(i)
+            .iter()
+            .filter(|&&x| mine[x as usize])
+            .count();
+        cells[w + c] = Cell::Revealed(n as u8);
+    }
+    let total = mine.iter().filter(|&&m| m).count() as u32;
+    let board = Board::new(grid, cells, Some(total));
+    let mut mixed = compute(&board, None, ACCURACY, false);
+    assert_eq!(mixed.precision(), Some(Precision::Mixed));
+    let mut wide = compute(&board, None, ACCURACY, true);
+    assert_agree(&mut mixed, &mut wide);
+}
+
+#[test]
+fn an_extreme_density_is_counted_in_double_double() {
+    // A closed row of 12 over its numbers: one component of 12 cells;
+    // D = 1e-30 needs 12 · (1 + 99.7) bits, beyond f64's safe range.
+    let w = 12;
+    let truth: [usize; 4] = [0, 4, 8, 11];
+    let grid = Grid::new(2, w);
+    let mut cells = vec![Cell::Unknown; 2 * w];
+    for c in 0..w {
+        let n = truth.iter().filter(|&&m| m.abs_diff(c) <= 1).count();
+        cells[w + c] = Cell::Revealed(n as u8);
+    }
+    let board = Board::new(grid, cells, None);
+    let d: f64 = 1e-30;
+    let p = compute(&board, Some(d), ACCURACY, false);
+    assert_eq!(p.precision(), Some(Precision::DoubleDouble));
+    // Enumeration: layouts by mine count, weighed by λ^(k − k_min).
+    let fits = |layout: u32| {
+        (0..w).all(|c| {
+            let Cell::Revealed(n) = board.cell((w + c) as u32) else {
+                unreachable!()
+            };
+            let around = (c.saturating_sub(1)..=(c + 1).min(w - 1))
+                .filter(|&x| layout >> x & 1 == 1)
+                .count();
+            around == n as usize
+        })
+    };
+    let layouts: Vec<u32> = (0..1u32 << w).filter(|&l| fits(l)).collect();
+    let k_min = layouts.iter().map(|l| l.count_ones()).min().unwrap();
+    let lambda = d / (1.0 - d);
+    let weight = |l: u32| lambda.powi((l.count_ones() - k_min) as i32);
+    let all: f64 = layouts.iter().map(|&l| weight(l)).sum();
+    for x in 0..w {
+        let mine: f64 = layouts
+            .iter()
+            .filter(|&&l| l >> x & 1 == 1)
+            .map(|&l| weight(l))
+            .sum();
+        let got = p.probability(x as u32).unwrap();
+        assert!(
+            (got - mine / all).abs() <= 1e-14,
+            "cell {x}: {got} vs {}",
+            mine / all
+        );
+        assert_eq!(got == 0.0, mine == 0.0);
+    }
+}
