@@ -519,23 +519,6 @@ pub(crate) fn board_from_picture(rows: &[&str], total: Option<u32>) -> Board {
     Board::new(Grid::new(h, w), cells, total)
 }
 
-impl crate::grid::Neighbours {
-    /// Owned iterator over the neighbour indices.
-    #[inline]
-    pub fn into_iter_owned(self) -> impl Iterator<Item = u32> {
-        let len = self.len();
-        let mut k = 0;
-        std::iter::from_fn(move || {
-            if k < len {
-                k += 1;
-                Some(self[k - 1])
-            } else {
-                None
-            }
-        })
-    }
-}
-
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -64,6 +64,23 @@ pub struct Neighbours {
     len: u8,
 }
 
+impl Neighbours {
+    /// Owned iterator over the neighbour indices.
+    #[inline]
+    pub fn into_iter_owned(self) -> impl Iterator<Item = u32> {
+        let len = self.len();
+        let mut k = 0;
+        std::iter::from_fn(move || {
+            if k < len {
+                k += 1;
+                Some(self[k - 1])
+            } else {
+                None
+            }
+        })
+    }
+}
+
 impl std::ops::Deref for Neighbours {
     type Target = [u32];
     #[inline]

@@ -500,16 +500,19 @@ impl Bytes {
     /// The whole of `file` mapped into memory, read only: pages are read
     /// from the page cache as they are first touched, never copied.
     ///
-    /// The file must not be changed in place while it is mapped (what
-    /// every memory map asks): sapper itself never does — it writes files
-    /// whole under a new name and renames them over the old
-    /// ([`crate::files::write_whole`]), and the mapping keeps the old
-    /// file — but another program truncating the file meanwhile would
-    /// stop the process (`SIGBUS`), and one rewriting it in place would
-    /// change the tables under a running solver.
-    pub fn map(file: &std::fs::File) -> std::io::Result<Bytes> {
-        // SAFETY: read-only mapping of a regular file, under the
-        // condition above.
+    /// # Safety
+    ///
+    /// The file must not be changed in place, nor truncated, while the
+    /// returned bytes (or any clone of them) live: what every memory map
+    /// asks. Truncating it would stop the process (`SIGBUS`); rewriting it
+    /// in place would change bytes that safe code holds as immutable.
+    /// sapper itself never does either — it writes files whole under a new
+    /// name and renames them over the old ([`crate::files::write_whole`]),
+    /// and a mapping keeps the old file — so mapping a file only sapper
+    /// writes is sound; the caller answers for other writers.
+    pub unsafe fn map(file: &std::fs::File) -> std::io::Result<Bytes> {
+        // SAFETY: read-only mapping of a regular file, under the caller's
+        // contract above.
         let map = unsafe { memmap2::Mmap::map(file)? };
         Ok(Bytes(std::sync::Arc::new(Store::Mapped(map))))
     }
@@ -858,7 +861,8 @@ mod tests {
         let (out, ..) = file_with_tables();
         let path = std::env::temp_dir().join(format!("sapper-wire-map-{}", std::process::id()));
         std::fs::write(&path, &out).unwrap();
-        let file = Bytes::map(&std::fs::File::open(&path).unwrap()).unwrap();
+        // SAFETY: a file this test wrote and nothing else touches.
+        let file = unsafe { Bytes::map(&std::fs::File::open(&path).unwrap()) }.unwrap();
         std::fs::remove_file(&path).unwrap();
         assert!(file.is_mapped());
         assert_eq!(file.as_slice(), &out[..]);

@@ -85,7 +85,11 @@ pub fn load_saved_index(rulebase: &Path, rulebase_bytes: &[u8]) -> SavedIndex {
         Ok(opened) => opened,
         Err(e) => return SavedIndex::Unusable(e.to_string()),
     };
-    let bytes = match Bytes::map(&file) {
+    // SAFETY: an index file is written whole and renamed into place by
+    // sapper (`save_index`), never changed in place; a user who rewrites
+    // it in place while sapper runs breaks the contract of `Bytes::map`,
+    // as with any memory-mapped file.
+    let bytes = match unsafe { Bytes::map(&file) } {
         Ok(bytes) => bytes,
         Err(e) => return SavedIndex::Unusable(format!("{}: cannot map: {e}", path.display())),
     };

@@ -174,7 +174,10 @@ impl EntryStore {
 
 /// The order ≥ 3 keys: open addressing with linear probing over 8-byte
 /// slots `tag << 32 | entry` (the key is kept beside the entry), at most two
-/// thirds full. The tag (32 other bits of the hash) makes comparing a key
+/// thirds full. Written by hand rather than taken from `hashbrown`: the
+/// slots are part of the frozen index (`frozen.rs`) and are probed where
+/// they lie in a mapped file or the binary, which needs a layout fixed by
+/// the format, not by a crate's version. The tag (32 other bits of the hash) makes comparing a key
 /// that is not there almost never touch the keys.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct KeyTable {
@@ -317,7 +320,8 @@ pub(super) fn pair_hash(key: u32) -> u64 {
 }
 
 /// The order-2 keys: open addressing with linear probing over 8-byte slots
-/// `key << 32 | entry`, at most two thirds full. A probe compares whole
+/// `key << 32 | entry`, at most two thirds full (by hand for the reason
+/// [`KeyTable`] gives). A probe compares whole
 /// keys without leaving the slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct PairTable {
