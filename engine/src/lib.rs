@@ -118,6 +118,15 @@ pub mod wire;
 #[cfg(test)]
 pub(crate) mod test_rng;
 
+// The code blocks of the READMEs run as doctests, so they cannot rot
+// (only under `cargo test`: the repository README is outside the package).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct EngineReadme;
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct RepositoryReadme;
+
 pub use api::{wilson, Counter, Engine, PlaySettings, PlaySummary, ProbabilityReport, Rules};
 pub use board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
 pub use error::{Error, InputError};
