@@ -44,6 +44,10 @@ pub struct OverBudget {
     pub what: String,
     /// The limit it hit, with the budget's value for it.
     pub limit: Limit,
+    /// For a memory limit: the bytes the work was estimated to need when it
+    /// gave up. Memory is checked against an estimate made before the
+    /// memory is taken, so the process never grew to this size.
+    pub estimate: Option<usize>,
 }
 
 impl fmt::Display for OverBudget {
@@ -57,8 +61,15 @@ impl fmt::Display for OverBudget {
             ),
             Limit::Memory(bytes) => write!(
                 f,
-                "{} is too hard for exact analysis within {} MB",
+                "{}{} is too hard for exact analysis within {} MB",
                 self.what,
+                match self.estimate {
+                    Some(e) => format!(
+                        ", estimated before it is built to need {} MB,",
+                        e.div_ceil(1 << 20)
+                    ),
+                    None => String::new(),
+                },
                 bytes >> 20
             ),
         }
@@ -105,6 +116,7 @@ impl Budget {
             (Some(deadline), Some(limit)) if Instant::now() >= deadline => Err(OverBudget {
                 what: what(),
                 limit: Limit::Time(limit),
+                estimate: None,
             }),
             _ => Ok(()),
         }
@@ -122,6 +134,7 @@ impl Budget {
             return Err(OverBudget {
                 what: what(),
                 limit: Limit::Memory(self.max_bytes),
+                estimate: Some(bytes),
             });
         }
         Ok(())
@@ -143,6 +156,7 @@ impl Budget {
         OverBudget {
             what,
             limit: Limit::Time(self.limit.unwrap_or_default()),
+            estimate: None,
         }
     }
 }
@@ -182,7 +196,11 @@ mod tests {
             .check_bytes(2 << 20, || "layer of 9 states".into())
             .unwrap_err();
         assert_eq!(err.limit, Limit::Memory(1 << 20));
-        assert!(err.to_string().ends_with("within 1 MB"));
+        assert_eq!(
+            err.to_string(),
+            "layer of 9 states, estimated before it is built to need 2 MB, is too hard for \
+             exact analysis within 1 MB"
+        );
         assert!(b.check_bytes(1 << 20, || unreachable!()).is_ok());
     }
 }
