@@ -101,6 +101,12 @@ pub struct Args {
     /// as much again as the count.
     #[arg(long, requires = "probabilities")]
     deductions: bool,
+    /// With --probabilities and one position: also write the heat map as
+    /// an SVG picture to FILE (each closed cell coloured by its mine
+    /// probability with its percentage, S proven safe, M proven mine, the
+    /// safest cells outlined): the palette of `sapper serve`'s page.
+    #[arg(long, value_name = "FILE", requires = "probabilities")]
+    svg: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,6 +132,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 format!("--density {d}: expected a number strictly between 0 and 1").into(),
             );
         }
+    }
+    if args.svg.is_some() && args.positions.len() != 1 {
+        return Err("--svg draws one position: give exactly one".into());
     }
     if args.only == Some(Only::Rules) && args.rules.no_rules {
         return Err("--only rules needs a rulebase (drop --no-rules)".into());
@@ -298,6 +307,10 @@ fn analyse_one(
         None
     };
     let micros = start.elapsed().as_secs_f64() * 1e6;
+    if let Some(path) = &args.svg {
+        write_svg(path, &board, probabilities, layouts.as_deref())
+            .map_err(|e| format!("{shown}: {e}"))?;
+    }
     let out = if args.json {
         probabilities_json(
             shown,
@@ -313,9 +326,28 @@ fn analyse_one(
     Ok(Report { out, error: None })
 }
 
+/// Writes the heat map of `board` to `path` as SVG (`--svg`).
+fn write_svg(
+    path: &Path,
+    board: &Board,
+    p: &Probabilities,
+    layouts: Option<&str>,
+) -> Result<(), String> {
+    let caption = match layouts {
+        Some(l) => format!("layouts: {l} (10^{:.2})", p.log10_layouts()),
+        None => format!("layouts: 10^{:.2}", p.log10_layouts()),
+    };
+    let safest: Vec<u32> = p.safest_cells().collect();
+    let svg =
+        super::serve::heatmap::svg(board.grid(), board.cells(), p.per_cell(), &safest, &caption);
+    sapper_engine::files::write_whole(path, svg.as_bytes())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
 /// The closed cells of probability exactly 0 (safe) and 1 (mines), in cell
 /// order: the forced cells.
-fn forced_by_count(p: &Probabilities) -> (Vec<u32>, Vec<u32>) {
+pub(crate) fn forced_by_count(p: &Probabilities) -> (Vec<u32>, Vec<u32>) {
     let (mut safe, mut mines) = (Vec::new(), Vec::new());
     // Every cell in order: the others' NaN equals neither.
     for (c, &x) in p.per_cell().iter().enumerate() {
@@ -329,7 +361,7 @@ fn forced_by_count(p: &Probabilities) -> (Vec<u32>, Vec<u32>) {
 }
 
 /// The forced cells, safe and mines (new mines only), in cell order.
-fn forced_cells(analysis: &Analysis) -> (Vec<u32>, Vec<u32>) {
+pub(crate) fn forced_cells(analysis: &Analysis) -> (Vec<u32>, Vec<u32>) {
     let mut deds: Vec<_> = analysis.deductions.iter().collect();
     deds.sort_by_key(|d| d.cell);
     let of = |v: Value| {
@@ -361,7 +393,7 @@ fn cells_json(s: &mut Vec<u8>, grid: Grid, cells: impl IntoIterator<Item = u32>)
 
 /// The analysis as the start of a JSON object (no closing brace):
 /// `{"position", "safe", "mines", "deductions", "by_source", "unknown_left"`.
-fn forced_json(s: &mut Vec<u8>, shown: &str, grid: Grid, analysis: &Analysis) {
+pub(crate) fn forced_json(s: &mut Vec<u8>, shown: &str, grid: Grid, analysis: &Analysis) {
     let mut deds = analysis.deductions.clone();
     deds.sort_by_key(|d| d.cell);
     let (safe, mines) = forced_cells(analysis);
@@ -426,7 +458,7 @@ fn forced_text(shown: &str, grid: Grid, analysis: &Analysis) -> String {
 /// One JSON line: the forced cells (and with --deductions the analysis'
 /// keys), then the probabilities, written by hand: a position has hundreds
 /// of numbers, each printed shortest round-trip.
-fn probabilities_json(
+pub(crate) fn probabilities_json(
     shown: &str,
     board: &Board,
     analysis: Option<&Analysis>,

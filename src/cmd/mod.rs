@@ -20,6 +20,7 @@ pub mod generate;
 pub mod ordered;
 pub mod play;
 pub mod rules;
+pub mod serve;
 pub mod solve;
 pub mod synth;
 
