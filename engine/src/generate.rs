@@ -233,8 +233,11 @@ fn uniform(
 ) -> Result<Tally, GaveUp> {
     // Attempts are tried in batches; a batch's kept attempts are taken in
     // attempt order. The batch size only sets how much is tried past the
-    // last board needed (work), never which boards are kept.
-    const BATCH: u64 = 256;
+    // last board needed (work), never which boards are kept: it starts
+    // small, so that one board costs few attempts past it, and doubles up
+    // to `MAX_BATCH` for long runs.
+    const MAX_BATCH: u64 = 256;
+    let mut batch_size = (2 * rayon::current_num_threads() as u64).clamp(4, MAX_BATCH);
     let count = request.count as u64;
     let mut tally = Tally::default();
     let mut next = 0u64;
@@ -248,7 +251,7 @@ fn uniform(
                 attempts: since_last,
             });
         }
-        let batch: Vec<(u64, Attempt)> = (next..next + BATCH)
+        let batch: Vec<(u64, Attempt)> = (next..next + batch_size)
             .into_par_iter()
             .map_init(MethodTable::hypotheses_only, |table, a| {
                 let mut rng = game_rng(request.seed, a);
@@ -283,7 +286,8 @@ fn uniform(
                 Attempt::Stuck => {}
             }
         }
-        next += BATCH;
+        next += batch_size;
+        batch_size = (2 * batch_size).min(MAX_BATCH);
     }
     Ok(tally)
 }
