@@ -4,9 +4,15 @@
 //! table in the engine is a flat `Vec`. Edges and corners are handled here and
 //! only here: everything else asks [`Grid::neighbours`].
 
-/// The most rows, and the most columns, of a board on every surface the
-/// engine reads (position texts, cell codes, levels, the engine protocol).
+/// The most rows, and the most columns, of a board the engine plays or
+/// generates ([`Level`](crate::game::Level)).
 pub const MAX_SIDE: usize = 1000;
+
+/// The most cells of a position on every surface the engine reads
+/// (position texts, rows, cell codes, the engine protocol, the Python and
+/// web APIs): as many as 1000 × 1000, in any shape (a band of 10 × 2000
+/// is a position too).
+pub const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
 
 /// The shape of a field: `h` rows by `w` columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -11,9 +11,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFrozenSet, PyList, PySet, PyString};
 use sapper_engine::{Error, Position};
 
-/// Largest side of a board: the engine's limit on every surface (checked
-/// here too, so that an oversized input is refused before it is copied).
-pub const MAX_SIDE: usize = 1000;
+/// The most cells of a board, the engine's limit on every surface
+/// (checked here too, so that an oversized input is refused before it is
+/// copied whole).
+pub use sapper_engine::grid::MAX_CELLS;
 
 /// A grid of integer codes, row after row.
 pub struct Codes {
@@ -40,7 +41,7 @@ pub fn value_error(e: impl Into<Error>) -> PyErr {
 
 fn too_big(what: &str, n: usize) -> PyErr {
     PyValueError::new_err(format!(
-        "a board with {n} {what} or more: rows and columns must be 1 to {MAX_SIDE}"
+        "a board with {n} {what} or more: at most {MAX_CELLS} cells"
     ))
 }
 
@@ -75,8 +76,8 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
     let mut count = 0;
     for (r, row) in rows.enumerate() {
         let row = row?;
-        if r >= MAX_SIDE {
-            return Err(too_big("rows", MAX_SIDE + 1));
+        if r >= MAX_CELLS || codes.len() > MAX_CELLS {
+            return Err(too_big("cells", MAX_CELLS + 1));
         }
         count = r + 1;
         if let Ok(line) = row.cast::<PyString>() {
@@ -99,8 +100,8 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
         let start = codes.len();
         // A list of ints, the common case, without the iterator protocol.
         if let Ok(list) = row.cast::<PyList>() {
-            if list.len() > MAX_SIDE {
-                return Err(too_big("columns", MAX_SIDE + 1));
+            if list.len() > MAX_CELLS {
+                return Err(too_big("columns", MAX_CELLS + 1));
             }
             for (c, item) in list.iter().enumerate() {
                 let value: i64 = item.extract().map_err(|_| {
@@ -149,8 +150,8 @@ fn read_row(row: &Bound<'_, PyAny>, r: usize, codes: &mut Vec<i32>) -> PyResult<
             ))
         })?;
     for (c, item) in items.enumerate() {
-        if c >= MAX_SIDE {
-            return Err(too_big("columns", MAX_SIDE + 1));
+        if c >= MAX_CELLS {
+            return Err(too_big("columns", MAX_CELLS + 1));
         }
         let value: i64 = item?.extract().map_err(|_| {
             PyTypeError::new_err(format!("row {r}, column {c}: expected an int cell code"))
@@ -185,9 +186,9 @@ fn read_array(array: &Bound<'_, PyUntypedArray>) -> PyResult<Codes> {
             "an empty board ({rows}×{cols} cells): it needs at least one row and one column"
         )));
     }
-    if rows > MAX_SIDE || cols > MAX_SIDE {
+    if rows.saturating_mul(cols) > MAX_CELLS {
         return Err(PyValueError::new_err(format!(
-            "a board of {rows}×{cols} cells: rows and columns must be 1 to {MAX_SIDE}"
+            "a board of {rows}×{cols} cells: at most {MAX_CELLS} cells"
         )));
     }
     let kind = array.dtype().kind();
@@ -249,9 +250,9 @@ pub fn position(board: BoardInput, mines: Option<u32>) -> PyResult<Position> {
         }
         BoardInput::Text(text) => {
             let p: Position = text.parse().map_err(value_error)?;
-            if p.grid.h > MAX_SIDE || p.grid.w > MAX_SIDE {
+            if p.grid.h.saturating_mul(p.grid.w) > MAX_CELLS {
                 return Err(PyValueError::new_err(format!(
-                    "a board of {}×{} cells: rows and columns must be 1 to {MAX_SIDE}",
+                    "a board of {}×{} cells: at most {MAX_CELLS} cells",
                     p.grid.h, p.grid.w
                 )));
             }

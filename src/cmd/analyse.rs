@@ -38,7 +38,7 @@ use std::time::Instant;
 ///   mines 2         optional first non-comment line: the total on the field
 ///   ??1.            ? closed, F flag, 0-8 revealed number, . revealed 0,
 ///   ?21.            * known safe without a number; all rows the same length,
-///   11..            at most 1000 rows of 1000 cells
+///   11..            at most 1,000,000 cells
 ///
 /// Several positions are analysed in one run, in parallel, and reported in
 /// the order given; `-` reads a position from standard input. A position

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 ///   {"rows": ["??1.", "?21.", "11.."], "mines": 2}
 /// "rows" are the grid's rows, cells only: `?` closed, `F` flag, `0`-`8` a
 /// number, `.` a revealed 0, `*` known safe (no `mines` line, comment or
-/// line break inside a row); at most 1000 rows of 1000 cells. "mines" is
+/// line break inside a row); at most 1,000,000 cells. "mines" is
 /// the total number of mines (optional). Without it, a guess weighs the
 /// closed cells by a density: "density" (0 < D < 1), default 0.2.
 ///

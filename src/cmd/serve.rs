@@ -57,7 +57,7 @@ use std::time::Duration;
 ///                       [r, c], "seed": S}: a uniform no-guess board
 ///   GET /palette.json   the heat map's colours
 /// "rows" are cells only: `?` closed, `F` flag, `0`-`8` a number, `.` a
-/// revealed 0, `*` known safe; at most 1000 rows of 1000 cells (generate:
+/// revealed 0, `*` known safe; at most 1,000,000 cells (generate:
 /// 100 × 100).
 ///
 /// Limits: a body over 2 MB is refused (413); malformed JSON (400) and a

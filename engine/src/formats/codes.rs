@@ -32,7 +32,7 @@ pub const QUESTION: i32 = 12;
 /// A mine, in a layout.
 pub const MINE: i32 = -1;
 
-use crate::grid::MAX_SIDE;
+use crate::grid::MAX_CELLS;
 
 fn check_shape(rows: usize, cols: usize, len: usize) -> Result<Grid, InputError> {
     if rows == 0 || cols == 0 {
@@ -40,9 +40,9 @@ fn check_shape(rows: usize, cols: usize, len: usize) -> Result<Grid, InputError>
             "a board of {rows}×{cols} cells: it needs at least one row and one column"
         )));
     }
-    if rows > MAX_SIDE || cols > MAX_SIDE {
+    if rows.saturating_mul(cols) > MAX_CELLS {
         return Err(InputError::new(format!(
-            "a board of {rows}×{cols} cells: rows and columns must be 1 to {MAX_SIDE}"
+            "a board of {rows}×{cols} cells: at most {MAX_CELLS} cells"
         )));
     }
     if len != rows * cols {

@@ -25,8 +25,8 @@
 //! - All rows have the same length. Trailing whitespace and CRLF line ends
 //!   are tolerated; anything else in a row (leading blanks included) is an
 //!   error.
-//! - At most [`MAX_SIDE`] rows of at most [`MAX_SIDE`] cells (1000 × 1000),
-//!   the engine's limit on every surface.
+//! - At most [`MAX_CELLS`] cells (as many as 1000 × 1000), the engine's
+//!   limit on every surface.
 //!
 //! [`write_position`] writes `mines N` (when the total is known) and the
 //! rows, with `.` for a revealed 0; [`parse_position`] reads it back to the
@@ -44,7 +44,7 @@ use super::{
     char_column, numbered_lines, plain_integer, quote, read_text, FormatError, PLAIN_INTEGER,
 };
 use crate::board::{flags_and_closed, Cell, Position};
-use crate::grid::{Grid, MAX_SIDE};
+use crate::grid::{Grid, MAX_CELLS};
 use std::path::Path;
 
 const CELL_CHARS: &str = "`?` (closed), `F` (flag), `*` (safe), `.` or `0`-`8` (revealed number)";
@@ -124,19 +124,12 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
                 format!("unexpected {}; expected {CELL_CHARS}", quote_char(ch)),
             ));
         }
-        if line.len() > MAX_SIDE {
+        if cells.len() + line.len() > MAX_CELLS {
             return Err(FormatError::at(
                 path,
                 line_no,
-                MAX_SIDE + 1,
-                format!("a row of {} cells; expected at most {MAX_SIDE}", line.len()),
-            ));
-        }
-        if row_lines.len() == MAX_SIDE {
-            return Err(FormatError::at_line(
-                path,
-                line_no,
-                format!("more than {MAX_SIDE} rows; expected at most {MAX_SIDE}"),
+                (MAX_CELLS - cells.len() + 1).min(line.len()),
+                format!("more than {MAX_CELLS} cells; expected at most {MAX_CELLS} in all"),
             ));
         }
         let row_start = cells.len();
@@ -331,9 +324,9 @@ impl Position {
                 "no cells: expected at least one row of at least one cell",
             ));
         }
-        if h > MAX_SIDE || w > MAX_SIDE {
+        if h.saturating_mul(w) > MAX_CELLS {
             return Err(InputError::new(format!(
-                "{h} rows of {w} cells: rows and columns must be 1 to {MAX_SIDE}"
+                "{h} rows of {w} cells: at most {MAX_CELLS} cells"
             )));
         }
         let mut cells = Vec::with_capacity(h * w);
