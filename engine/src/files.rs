@@ -203,62 +203,95 @@ fn too_large(path: &Path, limit: u64) -> FileError {
 }
 
 /// Most bytes of one line of a line protocol (`sapper engine`): a
-/// position of 1000 × 1000 cells as JSON rows takes about 1 MB.
+/// position of 1,000,000 cells as JSON rows takes about 1 MB.
 pub const MAX_LINE_BYTES: usize = 4 << 20;
 
-/// What [`read_line_capped`] found.
+/// What [`LineReader::next_line`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Line {
     /// A line is in the buffer (its line end removed).
     Read,
-    /// The line was longer than the limit: it was read to its end and
-    /// dropped, never held; the buffer is empty.
+    /// The line passed the limit: it is reported at once, without waiting
+    /// for its end, and the rest of it is skipped (never held) before the
+    /// next line is read; the buffer is empty.
     TooLong,
     /// The stream ended: no more lines.
     End,
 }
 
-/// Reads the next line of `stream` into `buf` (cleared first), holding
-/// at most `limit` bytes: a longer line is skipped to its end and reported
-/// as [`Line::TooLong`], so a client that sends one gets an answer and the
-/// reader its next line. A last line without a line end counts.
-pub fn read_line_capped(
-    stream: &mut impl std::io::BufRead,
-    buf: &mut Vec<u8>,
+/// Lines of a stream, each held only up to a limit: what a line protocol
+/// (`sapper engine`) reads, so that no input makes it grow. A line longer
+/// than the limit is reported as soon as it passes the limit — a client
+/// that sends one gets an answer even if the line never ends — and its
+/// remainder is skipped. A last line without a line end counts.
+pub struct LineReader<R> {
+    stream: R,
     limit: usize,
-) -> std::io::Result<Line> {
-    buf.clear();
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = stream.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(match (any, too_long) {
-                (false, _) => Line::End,
-                (true, true) => Line::TooLong,
-                (true, false) => Line::Read,
-            });
+    /// Inside a line already reported as too long.
+    skipping: bool,
+}
+
+impl<R: std::io::BufRead> LineReader<R> {
+    /// Lines of `stream`, each of at most `limit` bytes.
+    pub fn new(stream: R, limit: usize) -> LineReader<R> {
+        LineReader {
+            stream,
+            limit,
+            skipping: false,
         }
-        any = true;
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(at) => (at, true),
-            None => (chunk.len(), false),
-        };
-        if !too_long {
-            if buf.len() + take > limit {
-                too_long = true;
+    }
+
+    /// Reads the next line into `buf` (cleared first).
+    pub fn next_line(&mut self, buf: &mut Vec<u8>) -> std::io::Result<Line> {
+        buf.clear();
+        if self.skipping {
+            // The rest of a line already answered: drop it.
+            loop {
+                let chunk = self.stream.fill_buf()?;
+                if chunk.is_empty() {
+                    return Ok(Line::End);
+                }
+                match chunk.iter().position(|&b| b == b'\n') {
+                    Some(at) => {
+                        self.stream.consume(at + 1);
+                        self.skipping = false;
+                        break;
+                    }
+                    None => {
+                        let n = chunk.len();
+                        self.stream.consume(n);
+                    }
+                }
+            }
+        }
+        let mut any = false;
+        loop {
+            let chunk = self.stream.fill_buf()?;
+            if chunk.is_empty() {
+                return Ok(if any { Line::Read } else { Line::End });
+            }
+            any = true;
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(at) => (at, true),
+                None => (chunk.len(), false),
+            };
+            if buf.len() + take > self.limit {
                 buf.clear();
                 buf.shrink_to(4096);
-            } else {
-                buf.extend_from_slice(&chunk[..take]);
+                // Drop what is in hand; the rest of the line is skipped
+                // on the next call.
+                self.stream.consume(if done { take + 1 } else { take });
+                self.skipping = !done;
+                return Ok(Line::TooLong);
             }
-        }
-        stream.consume(if done { take + 1 } else { take });
-        if done {
-            if buf.last() == Some(&b'\r') {
-                buf.pop();
+            buf.extend_from_slice(&chunk[..take]);
+            self.stream.consume(if done { take + 1 } else { take });
+            if done {
+                if buf.last() == Some(&b'\r') {
+                    buf.pop();
+                }
+                return Ok(Line::Read);
             }
-            return Ok(if too_long { Line::TooLong } else { Line::Read });
         }
     }
 }
@@ -628,5 +661,36 @@ mod tests {
         assert!(err.to_string().starts_with("-: is larger than"), "{err}");
         let err = read_capped(&dir.0.join("missing"), 10).unwrap_err();
         assert_eq!(err.reason, "file not found");
+    }
+
+    /// Lines come whole up to the limit; a longer one is reported before
+    /// its end (an endless line gets an answer) and its rest skipped.
+    #[test]
+    fn lines_are_held_only_up_to_the_limit() {
+        let text = b"ab\r\n\n0123456789xyz\nlast";
+        let mut lines = LineReader::new(&text[..], 8);
+        let mut buf = Vec::new();
+        let mut got = Vec::new();
+        loop {
+            let line = lines.next_line(&mut buf).unwrap();
+            if line == Line::End {
+                break;
+            }
+            got.push((line, String::from_utf8(buf.clone()).unwrap()));
+        }
+        let expected = [
+            (Line::Read, "ab"),
+            (Line::Read, ""),
+            (Line::TooLong, ""),
+            (Line::Read, "last"),
+        ];
+        assert_eq!(got, expected.map(|(l, t)| (l, t.to_string())).to_vec());
+
+        // An endless line: answered once, then read on without growing.
+        let endless = std::io::BufReader::with_capacity(64, std::io::repeat(b'0').take(1 << 20));
+        let mut lines = LineReader::new(endless, 1000);
+        assert_eq!(lines.next_line(&mut buf).unwrap(), Line::TooLong);
+        assert_eq!(lines.next_line(&mut buf).unwrap(), Line::End);
+        assert!(buf.capacity() <= 4096);
     }
 }

@@ -3,7 +3,7 @@
 use super::common::{default_tiers, move_json};
 use super::CliError;
 use sapper_engine::board::Board;
-use sapper_engine::files::{read_line_capped, Line, MAX_LINE_BYTES};
+use sapper_engine::files::{Line, LineReader, MAX_LINE_BYTES};
 use sapper_engine::play::{Player, Policy, SapperPlayer, DEFAULT_DENSITY};
 use sapper_engine::{Engine, Position};
 use serde_json::{json, Value};
@@ -30,8 +30,8 @@ use std::process::ExitCode;
 /// probability). Rows and columns count from 0, in answers and errors
 /// alike. A bad line (blank lines included) is answered with
 /// {"error": "line N: ..."} and the engine keeps serving; a line longer
-/// than 4 MB is answered so without being held. It stops at the end of its
-/// input.
+/// than 4 MB is answered so as soon as it passes 4 MB, and the rest of it
+/// skipped without being held. It stops at the end of its input.
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {}
@@ -39,17 +39,18 @@ pub struct Args {}
 pub fn run(_args: Args) -> Result<ExitCode, CliError> {
     let engine = Engine::from_tiers(Some(default_tiers()?));
     let mut player = engine.player(Policy::SecondSafety);
-    let mut stdin = std::io::stdin().lock();
+    let mut lines = LineReader::new(std::io::stdin().lock(), MAX_LINE_BYTES);
     let mut stdout = std::io::stdout().lock();
     let mut line = Vec::new();
     for number in 1.. {
-        let read = read_line_capped(&mut stdin, &mut line, MAX_LINE_BYTES)
+        let read = lines
+            .next_line(&mut line)
             .map_err(|e| format!("reading input: {e}"))?;
         let answer = match read {
             Line::End => break,
             Line::TooLong => Err(format!(
-                "line {number}: longer than {} MB; expected at most {} MB (1000 rows of 1000 \
-                 cells fit)",
+                "line {number}: longer than {} MB; expected at most {} MB (a position of \
+                 1,000,000 cells fits); the rest of the line is skipped",
                 MAX_LINE_BYTES >> 20,
                 MAX_LINE_BYTES >> 20
             )),

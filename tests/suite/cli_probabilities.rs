@@ -4,31 +4,15 @@
 //! done), standard input, the total from the file, `--mines` or
 //! `--density`, the budget, and the same bytes whatever the thread count.
 
-mod support;
-
+use crate::util::{repo, sapper, sapper_with, TempDir};
 use serde_json::{Map, Value};
-use std::path::{Path, PathBuf};
-use support::{repo, Run};
-
-/// Runs `sapper ARGS` in the repository root with `stdin` as input and
-/// `threads` rayon threads (0: the default).
-fn sapper_with(args: &[&str], stdin: &str, threads: usize) -> Run {
-    support::sapper_with(&repo(), args, Some(stdin), threads)
-}
-
-fn sapper(args: &[&str]) -> Run {
-    support::sapper(args)
-}
 
 /// A temporary folder of position files, removed at the end.
-struct Positions(PathBuf);
+struct Positions(TempDir);
 
 impl Positions {
     fn new(name: &str, files: &[(&str, &str)]) -> Positions {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("probabilities-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = TempDir::new(&format!("probabilities-{name}"));
         for (file, text) in files {
             std::fs::write(dir.join(file), text).unwrap();
         }
@@ -37,12 +21,6 @@ impl Positions {
 
     fn path(&self, file: &str) -> String {
         self.0.join(file).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Positions {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -68,7 +46,7 @@ fn cells(v: &Value) -> Vec<(u64, u64)> {
 fn a_position_decided_by_its_total_has_probabilities_zero_and_one() {
     // total-decides.txt (`mines 2`): (0,0) and (1,1) are mines, (0,1) and
     // (1,0) safe: one layout.
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         "samples/positions/total-decides.txt",
         "--probabilities",
@@ -111,7 +89,7 @@ fn shares_of_layouts_by_hand() {
             ("interior.txt", "mines 1\n??\n??\n"),
         ],
     );
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         &p.path("forced.txt"),
         &p.path("half.txt"),
@@ -141,7 +119,7 @@ fn shares_of_layouts_by_hand() {
 
 #[test]
 fn without_a_total_it_asks_for_mines_or_density() {
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         "samples/positions/one-two-one.txt",
         "--probabilities",
@@ -154,7 +132,7 @@ fn without_a_total_it_asks_for_mines_or_density() {
         run.stderr
     );
     // With a density: the 1-2-1 pins every cell.
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         "samples/positions/one-two-one.txt",
         "--probabilities",
@@ -169,7 +147,7 @@ fn without_a_total_it_asks_for_mines_or_density() {
         vec![Some(0.0), Some(1.0), Some(0.0), Some(1.0), Some(0.0)]
     );
     // With --mines: the same, and a wrong count is a contradiction.
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         "samples/positions/one-two-one.txt",
         "--probabilities",
@@ -178,7 +156,7 @@ fn without_a_total_it_asks_for_mines_or_density() {
         "--json",
     ]);
     run.expect_code(0);
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         "samples/positions/one-two-one.txt",
         "--probabilities",
@@ -195,7 +173,7 @@ fn density_weighs_layouts_by_their_mines() {
     // one mine whatever the density; the interior cell holds one with
     // chance D.
     let p = Positions::new("density", &[("d.txt", "?1?*?\n*****\n")]);
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         &p.path("d.txt"),
         "--probabilities",
@@ -212,7 +190,7 @@ fn density_weighs_layouts_by_their_mines() {
     // The layouts that fit the numbers, any number of mines: 2 · 2.
     assert_eq!(o["layouts"], "4");
     for bad in ["0", "1", "-0.5", "nan", "2"] {
-        let run = sapper(&[
+        let run = sapper([
             "analyse",
             &p.path("d.txt"),
             "--probabilities",
@@ -225,7 +203,7 @@ fn density_weighs_layouts_by_their_mines() {
 
 #[test]
 fn mines_that_contradict_the_file_are_an_error_for_that_position() {
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         "samples/positions/total-decides.txt",
         "samples/positions/one-two-one.txt",
@@ -265,7 +243,7 @@ fn several_positions_come_out_in_order_bad_ones_included() {
         ],
     );
     let (a, b, c) = (p.path("a.txt"), p.path("b.txt"), p.path("c.txt"));
-    let run = sapper(&["analyse", &a, &b, &c, "--probabilities", "--json"]);
+    let run = sapper(["analyse", &a, &b, &c, "--probabilities", "--json"]);
     run.expect_code(1);
     let o = run.json_lines();
     assert_eq!(o.len(), 3);
@@ -285,8 +263,9 @@ fn several_positions_come_out_in_order_bad_ones_included() {
 #[test]
 fn a_dash_reads_the_position_from_standard_input() {
     let run = sapper_with(
-        &["analyse", "-", "--probabilities", "--json"],
-        "mines 1\n?1?\n",
+        &repo(),
+        ["analyse", "-", "--probabilities", "--json"],
+        Some("mines 1\n?1?\n"),
         0,
     );
     run.expect_code(0);
@@ -294,8 +273,9 @@ fn a_dash_reads_the_position_from_standard_input() {
     assert_eq!(o["position"], "-");
     assert_eq!(grid(o), vec![vec![Some(0.5), None, Some(0.5)]]);
     let run = sapper_with(
-        &["analyse", "-", "--probabilities"],
-        "mines 1\n?1?\n?q?\n",
+        &repo(),
+        ["analyse", "-", "--probabilities"],
+        Some("mines 1\n?1?\n?q?\n"),
         0,
     );
     run.expect_code(1);
@@ -305,7 +285,7 @@ fn a_dash_reads_the_position_from_standard_input() {
 #[test]
 fn the_human_report_shows_the_grid_the_safest_cells_and_the_layouts() {
     let p = Positions::new("human", &[("h.txt", "mines 2\n?1?*?\n*F***\n")]);
-    let run = sapper(&["analyse", &p.path("h.txt"), "--probabilities"]);
+    let run = sapper(["analyse", &p.path("h.txt"), "--probabilities"]);
     run.expect_code(0);
     // The flag satisfies the 1: (0,0) and (0,2) are safe, and (0,4) holds
     // the second mine.
@@ -319,7 +299,7 @@ fn the_human_report_shows_the_grid_the_safest_cells_and_the_layouts() {
     assert!(out.contains("safest (proven safe): (0,0) (0,2)"), "{out}");
     assert!(out.contains("layouts: 1 (10^0.00)"), "{out}");
     let p = Positions::new("percent", &[("p.txt", "mines 1\n???\n")]);
-    let run = sapper(&["analyse", &p.path("p.txt"), "--probabilities"]);
+    let run = sapper(["analyse", &p.path("p.txt"), "--probabilities"]);
     run.expect_code(0);
     assert!(run.stdout.contains("  33% 33% 33%"), "{}", run.stdout);
     assert!(
@@ -343,7 +323,7 @@ fn positions_with_nothing_to_count_give_sensible_answers() {
             ("all-forced.txt", "mines 2\n?2?\n121\n...\n"),
         ],
     );
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         &p.path("none.txt"),
         &p.path("no-numbers.txt"),
@@ -364,7 +344,7 @@ fn positions_with_nothing_to_count_give_sensible_answers() {
 
 #[test]
 fn the_analysis_keys_come_with_deductions_and_agree() {
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         "tests/inputs/positions/wall-121-total3.txt",
         "--probabilities",
@@ -385,7 +365,7 @@ fn the_analysis_keys_come_with_deductions_and_agree() {
 
 #[test]
 fn a_budget_too_small_refuses_and_names_the_component_the_default_answers() {
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         "tests/inputs/positions/lattice-13x13.txt",
         "--probabilities",
@@ -402,7 +382,7 @@ fn a_budget_too_small_refuses_and_names_the_component_the_default_answers() {
         "{}",
         run.stderr
     );
-    let answered = sapper(&[
+    let answered = sapper([
         "analyse",
         "tests/inputs/positions/lattice-13x13.txt",
         "--probabilities",
@@ -438,8 +418,8 @@ fn output_bytes_do_not_depend_on_the_thread_count() {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    let one = sapper_with(&args, "", 1);
-    let two = sapper_with(&args, "", 2);
+    let one = sapper_with(&repo(), &args, Some(""), 1);
+    let two = sapper_with(&repo(), &args, Some(""), 2);
     assert_eq!(one.code, two.code);
     assert_eq!(strip(&one.stdout), strip(&two.stdout));
     assert_eq!(one.stderr, two.stderr);
@@ -454,7 +434,7 @@ fn the_documented_examples_are_what_the_binary_prints() {
         .expect("the worked example is in the README")
         + command.len();
     let end = start + readme[start..].find("```").unwrap();
-    let run = sapper(&["analyse", "samples/positions/guess.txt", "--probabilities"]);
+    let run = sapper(["analyse", "samples/positions/guess.txt", "--probabilities"]);
     run.expect_code(0);
     assert_eq!(run.stdout, &readme[start..end]);
     // The JSON line, but for the time: docs/design.md §6 shows it.
@@ -465,7 +445,7 @@ fn the_documented_examples_are_what_the_binary_prints() {
         .expect("the JSON example is in docs/design.md")
         + command.len();
     let shown = &design[start..start + design[start..].find('\n').unwrap()];
-    let run = sapper(&[
+    let run = sapper([
         "analyse",
         "samples/positions/guess.txt",
         "--probabilities",

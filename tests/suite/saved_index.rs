@@ -5,15 +5,13 @@
 //! named in a warning and the rulebase indexed instead, with the same
 //! answers.
 
-mod support;
-
+use crate::util::{repo, sapper, write_expert_corpus, write_unsound_rulebase, Run, TempDir};
 use std::path::{Path, PathBuf};
-use support::{sapper, Run, TempDir};
 
 /// A copy of the small committed rulebase in a fresh folder.
 fn rulebase_in(tmp: &TempDir) -> PathBuf {
     let path = tmp.path().join("small.rules");
-    std::fs::copy(support::repo().join("tests/fixtures/v1-small.rules"), &path).unwrap();
+    std::fs::copy(repo().join("tests/fixtures/v1-small.rules"), &path).unwrap();
     path
 }
 
@@ -100,10 +98,10 @@ fn a_corrupt_truncated_stale_or_future_index_is_never_used() {
     // Stale: the rulebase changed after it was indexed (here: replaced by
     // the default rulebase), the index did not.
     std::fs::write(index_of(&rules), &good).unwrap();
-    std::fs::copy(support::repo().join("rules/default.rules"), &rules).unwrap();
+    std::fs::copy(repo().join("rules/default.rules"), &rules).unwrap();
     let run = solve_with(&rules);
     run.ok().stderr_has("built from another rulebase");
-    let default = solve_with(&support::repo().join("rules/default.rules"));
+    let default = solve_with(&repo().join("rules/default.rules"));
     assert_eq!(answers(&run), answers(&default));
 }
 
@@ -111,7 +109,7 @@ fn a_corrupt_truncated_stale_or_future_index_is_never_used() {
 fn an_unsound_rulebase_gets_no_index() {
     let tmp = TempDir::new("index-unsound");
     let rules = tmp.path().join("unsound.rules");
-    support::write_unsound_rulebase("tests/fixtures/v1-small.rules", &rules);
+    write_unsound_rulebase("tests/fixtures/v1-small.rules", &rules);
     sapper(["rules", "index", rules.to_str().unwrap()])
         .expect_code(1)
         .stderr_has("is unsound");
@@ -125,7 +123,7 @@ fn learning_into_an_indexed_rulebase_keeps_its_index_valid() {
     sapper(["rules", "index", rules.to_str().unwrap()]).ok();
     let before = std::fs::read(index_of(&rules)).unwrap();
     let corpus = tmp.path().join("corpus");
-    support::write_expert_corpus(&corpus, 11, 6);
+    write_expert_corpus(&corpus, 11, 6);
     sapper([
         "solve",
         corpus.to_str().unwrap(),

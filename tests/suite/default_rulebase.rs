@@ -6,8 +6,9 @@
 //! 2. every rule, placed literally in all 8 orientations wherever it matches
 //!    on random real fields, agrees with the ground truth, and no forbidden
 //!    rule matches a consistent board;
-//! 3. the solver's rule index (`RuleTiers`) proves exactly what that literal
-//!    matcher proves (on consistent and on broken boards);
+//! 3. the solver's rule index as the binary loads it (`RuleTiers` from the
+//!    embedded index) proves exactly what that literal matcher proves (on
+//!    consistent and on broken boards);
 //! 4. every rule exported by `sapper rules export --json` is re-proven by an
 //!    enumerator written here (independent of the synthesizer and of
 //!    `engine/src/rules/verify.rs`), exact and minimal;
@@ -20,41 +21,19 @@
 //! unknown; `Number(v)` inside, revealed, effective value `v` (number minus
 //! flagged neighbours).
 
-mod support;
-#[path = "support/truth_boards.rs"]
-mod truth_boards;
-
+use crate::util::truth_boards::{build, draw, perturb, Recipe};
+use crate::util::{default_rulebase, default_tiers, sapper, REGENERATE};
 use proptest::prelude::*;
 use sapper_engine::rules::{PatternCell, Rule, RuleKind, Rulebase};
-use sapper_engine::solver::RuleTiers;
 use sapper_engine::{Board, Cell, Forced, Value};
 use sapper_synth::{build_rulebase, full_window, synthesize, Options};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::OnceLock;
-use truth_boards::{build, draw, perturb, Recipe};
 
 /// The committed file, as the binary embeds it.
 const DEFAULT_BYTES: &[u8] = sapper_engine::rules::DEFAULT_RULEBASE;
 /// Its path, for the CLI.
 const DEFAULT_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/default.rules");
-/// How to regenerate it: the command documented with the embedded
-/// rulebase (`src/cmd/common.rs`) and in `sapper synth --help`.
-const REGENERATE: &str = "`sapper synth --order 2 -o rules/default.rules` \
-                          (from the repository root: `cargo run --release -- synth --order 2 -o rules/default.rules`)";
-
-fn default_rulebase() -> &'static Rulebase {
-    static RB: OnceLock<Rulebase> = OnceLock::new();
-    RB.get_or_init(|| {
-        Rulebase::from_bytes(DEFAULT_BYTES).unwrap_or_else(|e| {
-            panic!("rules/default.rules does not load: {e}; regenerate it: {REGENERATE}")
-        })
-    })
-}
-
-fn default_tiers() -> &'static RuleTiers {
-    static T: OnceLock<RuleTiers> = OnceLock::new();
-    T.get_or_init(|| RuleTiers::new(default_rulebase()))
-}
 
 fn default_images() -> &'static Images {
     static I: OnceLock<Images> = OnceLock::new();
@@ -669,15 +648,12 @@ struct Exported {
     pattern: Vec<String>,
 }
 
-/// The stdout of `sapper ARGS`, which must succeed (the shared runner).
-fn sapper(args: &[&str]) -> String {
-    support::sapper(args).ok().stdout.clone()
-}
-
 fn exported_rules() -> &'static Vec<Exported> {
     static E: OnceLock<Vec<Exported>> = OnceLock::new();
     E.get_or_init(|| {
-        sapper(&["rules", "export", DEFAULT_PATH, "--json"])
+        sapper(["rules", "export", DEFAULT_PATH, "--json"])
+            .ok()
+            .stdout
             .lines()
             .enumerate()
             .map(|(i, line)| {
@@ -1109,9 +1085,13 @@ fn a_symmetric_image_among_the_rules_is_found() {
 
 #[test]
 fn counts_agree_with_rules_info() {
-    let info: serde_json::Value =
-        serde_json::from_str(sapper(&["rules", "info", DEFAULT_PATH, "--json"]).trim())
-            .expect("rules info --json prints one JSON object");
+    let info: serde_json::Value = serde_json::from_str(
+        sapper(["rules", "info", DEFAULT_PATH, "--json"])
+            .ok()
+            .stdout
+            .trim(),
+    )
+    .expect("rules info --json prints one JSON object");
     let exported = exported_rules();
     let rb = default_rulebase();
 

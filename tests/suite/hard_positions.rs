@@ -8,8 +8,7 @@
 //! both paths where both can go, and a clear refusal when the budget is too
 //! small.
 
-mod support;
-
+use crate::util::{mines_around, sapper, Rng, TempDir};
 use proptest::prelude::*;
 use sapper_engine::budget::{Budget, Limit};
 use sapper_engine::methods::hypotheses::{self, ProgrammeLimits, PROGRAMME_LIMITS};
@@ -29,7 +28,7 @@ const SAT_ONLY: ProgrammeLimits = ProgrammeLimits {
 /// the layout.
 fn lattice(h: usize, w: usize, density: f64, seed: u64) -> (Board, Vec<bool>) {
     let grid = Grid::new(h, w);
-    let mut rng = support::Rng::new(seed);
+    let mut rng = Rng::new(seed);
     let mut next = move || rng.unit();
     let is_number = |i: u32| {
         let (r, c) = grid.rc(i);
@@ -41,12 +40,7 @@ fn lattice(h: usize, w: usize, density: f64, seed: u64) -> (Board, Vec<bool>) {
     let cells: Vec<Cell> = (0..grid.len() as u32)
         .map(|i| {
             if is_number(i) {
-                let n = grid
-                    .neighbours(i)
-                    .iter()
-                    .filter(|&&n| mines[n as usize])
-                    .count();
-                Cell::Revealed(n as u8)
+                Cell::Revealed(mines_around(grid, &mines, i))
             } else {
                 Cell::Unknown
             }
@@ -202,15 +196,15 @@ fn a_budget_too_small_is_a_clear_refusal() {
 /// answered with the default budget.
 #[test]
 fn analyse_refuses_over_budget_and_answers_within_it() {
-    let dir = support::TempDir::new("hard");
+    let dir = TempDir::new("hard");
     let (board, _) = lattice(22, 22, 0.37, 1);
     let path = dir.join("lattice.txt");
     let text = sapper_engine::formats::position::write_position(&board.to_position());
     std::fs::write(&path, text).unwrap();
     let path = path.to_str().unwrap();
-    support::sapper(["analyse", path, "--budget-mb", "1"])
+    sapper(["analyse", path, "--budget-mb", "1"])
         .expect_code(1)
         .stderr_has("lattice.txt: refused:")
         .stderr_has("within 1 MB (--budget-mb raises the limit)");
-    support::sapper(["analyse", path, "--json"]).ok();
+    sapper(["analyse", path, "--json"]).ok();
 }

@@ -3,9 +3,7 @@
 //! grid, an order-2 enumeration by closed layouts with AND/OR accumulation,
 //! order-1 counts by formula, and the single-cell method.
 
-mod support;
-
-use support::{sapper, TempDir};
+use crate::util::{rule, sapper, TempDir};
 
 use sapper_engine::methods::single_cell;
 use sapper_engine::rules::{Pattern, PatternCell, Rule, RuleKind, Rulebase};
@@ -1067,40 +1065,6 @@ fn order_3_six_by_six_rules_are_reproved() {
     assert!(small.iter().copied().eq(order_3_window_5().rules.iter()));
 }
 
-/// A rule drawn as in `Rule::rows`: `?` closed, `.` open, `_` any, digits
-/// foci, `s` / `m` closed cells concluded safe / mine; `forbidden` marks a
-/// forbidden combination.
-fn drawn(rows: &[&str], forbidden: bool) -> Rule {
-    let (h, w) = (rows.len(), rows[0].len());
-    let (mut cells, mut safe, mut mine) = (Vec::new(), 0u64, 0u64);
-    for (i, ch) in rows.iter().flat_map(|r| r.chars()).enumerate() {
-        cells.push(match ch {
-            '?' => PatternCell::Closed,
-            '.' => PatternCell::Open,
-            '_' => PatternCell::Any,
-            's' => {
-                safe |= 1 << i;
-                PatternCell::Closed
-            }
-            'm' => {
-                mine |= 1 << i;
-                PatternCell::Closed
-            }
-            d => PatternCell::Number(d.to_digit(10).unwrap() as u8),
-        });
-    }
-    Rule {
-        pattern: Pattern::new(h as u8, w as u8, cells),
-        kind: if forbidden {
-            RuleKind::Forbidden
-        } else {
-            RuleKind::Forced
-        },
-        safe,
-        mine,
-    }
-}
-
 #[test]
 fn classic_rules_are_found_in_some_orientation() {
     let s = orders_1_2();
@@ -1108,20 +1072,20 @@ fn classic_rules_are_found_in_some_orientation() {
     let has = |r: Rule| stored.contains(&r.canonical());
     // 1-1: the first 1 sees two closed cells, the second the same two plus
     // one: that one is safe.
-    assert!(has(drawn(&[".??s", ".11.", "...."], false)));
+    assert!(has(rule(&[".??s", ".11.", "...."], RuleKind::Forced)));
     // 1-2 along a closed row: x(right) - x(left) = 1, so the 2's own cell
     // is a mine and the 1's own cell safe.
-    assert!(has(drawn(&["s??m", ".12.", "...."], false)));
+    assert!(has(rule(&["s??m", ".12.", "...."], RuleKind::Forced)));
     // Forbidden: the 1's three closed cells are all shared with the 4, which
     // would need three mines among its two own cells.
-    assert!(has(drawn(&[".???", ".14?", ".?.."], true)));
+    assert!(has(rule(&[".???", ".14?", ".?.."], RuleKind::Forbidden)));
     // Order 1: a 3 with exactly three closed neighbours.
-    assert!(has(drawn(&["mm.", ".3m", "..."], false)));
+    assert!(has(rule(&["mm.", ".3m", "..."], RuleKind::Forced)));
     // Not rules: a 1-1 over a closed row concludes nothing (x(left) =
     // x(right) only), and the 1-2 under two shared cells has a trivial 2
     // (order 1 covers it).
     for rows in [["????", ".11.", "...."], [".??.", ".12.", "...."]] {
-        let pattern = drawn(&rows, false).pattern;
+        let pattern = rule(&rows, RuleKind::Forced).pattern;
         let images: BTreeSet<Pattern> = (0..8).map(|k| pattern.transform(k)).collect();
         assert!(
             s.rules.iter().all(|r| !images.contains(&r.pattern)),

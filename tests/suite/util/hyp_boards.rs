@@ -1,5 +1,5 @@
 //! Random boards for the property tests against the brute-force oracle
-//! (`tests/hypotheses_brute.rs`, `tests/analyse_brute.rs`).
+//! (`hypotheses_brute`, `analyse_brute`, `probabilities`).
 //!
 //! Three kinds, all with at most [`MAX_CLOSED`] closed cells so
 //! `sapper_engine::brute` can enumerate them:
@@ -20,8 +20,7 @@
 //! Plus [`real_size`]: 30×16/99 layouts with game-like openings, for
 //! soundness against the ground truth where brute force cannot go.
 
-#![allow(dead_code)]
-
+use super::{mines_around, Rng};
 use proptest::prelude::*;
 use sapper_engine::{brute, Board, Cell, Grid};
 
@@ -52,13 +51,6 @@ impl Case {
     }
 }
 
-fn number_of(grid: Grid, mines: &[bool], i: u32) -> u8 {
-    grid.neighbours(i)
-        .iter()
-        .filter(|&&n| mines[n as usize])
-        .count() as u8
-}
-
 /// Opens closed cells (by decreasing roll) until at most `MAX_CLOSED` are
 /// left: a mine becomes a flag, a safe cell shows its number.
 fn cap_closed(grid: Grid, cells: &mut [Cell], mines: &[bool], rolls: &[u8]) {
@@ -71,7 +63,7 @@ fn cap_closed(grid: Grid, cells: &mut [Cell], mines: &[bool], rolls: &[u8]) {
         cells[i] = if mines[i] {
             Cell::Mine
         } else {
-            Cell::Revealed(number_of(grid, mines, i as u32))
+            Cell::Revealed(mines_around(grid, mines, i as u32))
         };
     }
 }
@@ -90,7 +82,7 @@ fn from_layout(grid: Grid, mines: &[bool], rolls: &[u8], closed_pct: u8, total: 
             } else if r < closed_pct + 12 {
                 Cell::Safe
             } else {
-                Cell::Revealed(number_of(grid, mines, i as u32))
+                Cell::Revealed(mines_around(grid, mines, i as u32))
             }
         })
         .collect();
@@ -142,7 +134,7 @@ prop_compose! {
                 if cells[c as usize] != Cell::Unknown {
                     continue;
                 }
-                let v = number_of(grid, &mines, c);
+                let v = mines_around(grid, &mines, c);
                 cells[c as usize] = Cell::Revealed(v);
                 if v == 0 {
                     stack.extend(grid.neighbours(c).iter().copied());
@@ -184,7 +176,7 @@ prop_compose! {
         let mut by_distance: Vec<usize> = (0..n).collect();
         by_distance.sort_by_key(|&i| (distance(i), i));
         let mut cells: Vec<Cell> = (0..n)
-            .map(|i| if mines[i] { Cell::Mine } else { Cell::Revealed(number_of(grid, &mines, i as u32)) })
+            .map(|i| if mines[i] { Cell::Mine } else { Cell::Revealed(mines_around(grid, &mines, i as u32)) })
             .collect();
         for &i in by_distance.iter().take(closed_target) {
             cells[i] = Cell::Unknown;
@@ -289,10 +281,6 @@ prop_compose! {
     }
 }
 
-/// The tests' one generator (seeded by proptest for the real-size boards,
-/// so failures shrink to a seed).
-pub use crate::support::Rng;
-
 /// A 30×16 board with 99 mines and `clicks` random safe cells opened as in
 /// the game (0s flood-open their neighbours); each mine next to an open cell
 /// is flagged with probability `flag_pct`%.
@@ -320,7 +308,7 @@ pub fn real_size(seed: u64, clicks: usize, flag_pct: u64, total: bool) -> (Board
             if cells[c as usize] != Cell::Unknown {
                 continue;
             }
-            let v = number_of(grid, &mines, c);
+            let v = mines_around(grid, &mines, c);
             cells[c as usize] = Cell::Revealed(v);
             if v == 0 {
                 stack.extend(grid.neighbours(c).iter().copied());

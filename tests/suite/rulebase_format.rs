@@ -1,213 +1,32 @@
 //! The rulebase file format (`engine/src/rules/format.rs`), the independent
 //! rule verifier (`engine/src/rules/verify.rs`) and `sapper rules`.
 //!
-//! Test data comes from a small exhaustive generator written here
-//! ([`exhaustive_rules`]), independent of `sapper-synth` and of the
-//! verifier: the tests check that the two agree.
+//! Test data comes from a small exhaustive generator written for the tests
+//! ([`exhaustive_rules`], in `util::rule_gen`), independent of
+//! `sapper-synth` and of the verifier: the tests check that the two agree.
 //!
 //! The committed fixture `tests/fixtures/v1-small.rules` (format version 1:
 //! every order-1 rule in 3×3 windows, every order-2 rule of two horizontally
 //! adjacent foci in 3×4 windows) was generated with
 //!
 //! ```text
-//! cargo test --test rulebase_format -- --ignored regenerate_v1_small_fixture
+//! cargo run --release --example regenerate_v1_fixture
 //! ```
 //!
 //! It must keep loading in every later version of sapper ("old files still
 //! load"); do not regenerate it after the format version moves past 1 — add
 //! a new fixture instead.
 
-mod support;
-
+use crate::util::rule_gen::{exhaustive_rules, settings, small_rulebase, FIXTURE};
+use crate::util::{rule, sapper, sapper_command, write_unsound_rulebase, Run};
 use proptest::prelude::*;
 use sapper_engine::rules::format::{is_canonical, RulebaseError, FORMAT_VERSION, MAGIC};
 use sapper_engine::rules::verify::{check_structure, verify_rule, verify_rulebase};
-use sapper_engine::rules::{GeneratorSettings, Pattern, PatternCell, Rule, RuleKind, Rulebase};
+use sapper_engine::rules::{Pattern, PatternCell, Rule, RuleKind, Rulebase};
 use sapper_engine::wire::{crc32, WireError};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use PatternCell::*;
-
-const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/v1-small.rules");
-
-// ---------------------------------------------------------------------------
-// Test data: an exhaustive generator over a fixed placement of foci.
-
-/// Every minimal rule whose foci sit at `foci` in an `h × w` window: each
-/// neighbour of a focus is `Closed` or `Open` (or `Wall`, for each of the 16
-/// ways the window can overhang the field's edges), each focus value is
-/// 0..=8. A conclusion is kept when it follows from all the foci together
-/// but from no proper subset of them (so the rule's order is `foci.len()`);
-/// a contradiction likewise. Conclusions are proven by enumerating every
-/// layout of the closed cells. Rules are returned canonical, sorted and
-/// distinct.
-fn exhaustive_rules(h: usize, w: usize, foci: &[(usize, usize)]) -> Vec<Rule> {
-    let m = foci.len();
-    assert!((1..=3).contains(&m));
-    let neighbours = |(r, c): (usize, usize)| {
-        let mut v = Vec::new();
-        for dr in -1isize..=1 {
-            for dc in -1isize..=1 {
-                if (dr, dc) != (0, 0) {
-                    let (r2, c2) = (r as isize + dr, c as isize + dc);
-                    assert!(r2 >= 0 && c2 >= 0 && (r2 as usize) < h && (c2 as usize) < w);
-                    v.push(r2 as usize * w + c2 as usize);
-                }
-            }
-        }
-        v
-    };
-    let focus_cells: Vec<usize> = foci.iter().map(|&(r, c)| r * w + c).collect();
-    let mut relevant = vec![false; h * w];
-    for &f in foci {
-        for n in neighbours(f) {
-            relevant[n] = true;
-        }
-    }
-    let mut rules = Vec::new();
-    for sides in 0..16u32 {
-        let is_wall = |i: usize| {
-            let (r, c) = (i / w, i % w);
-            (sides & 1 != 0 && r == 0)
-                || (sides & 2 != 0 && r == h - 1)
-                || (sides & 4 != 0 && c == 0)
-                || (sides & 8 != 0 && c == w - 1)
-        };
-        if focus_cells.iter().any(|&f| is_wall(f)) {
-            continue;
-        }
-        let free: Vec<usize> = (0..h * w)
-            .filter(|&i| relevant[i] && !is_wall(i) && !focus_cells.contains(&i))
-            .collect();
-        for closed_set in 0u32..1 << free.len() {
-            let closed: Vec<usize> = (0..free.len())
-                .filter(|&b| closed_set >> b & 1 == 1)
-                .map(|b| free[b])
-                .collect();
-            let k = closed.len();
-            let full = if k == 32 { u32::MAX } else { (1u32 << k) - 1 };
-            let focus_masks: Vec<u32> = foci
-                .iter()
-                .map(|&f| {
-                    let ns = neighbours(f);
-                    (0..k)
-                        .filter(|&j| ns.contains(&closed[j]))
-                        .fold(0, |a, j| a | 1 << j)
-                })
-                .collect();
-            // For each subset S of the foci (bit mask), the layouts grouped
-            // by the sums of the foci in S: (AND, OR) of the layouts.
-            let mut by_subset: Vec<HashMap<[u8; 3], (u32, u32)>> = vec![HashMap::new(); 1 << m];
-            for layout in 0..=full {
-                let sums: Vec<u8> = focus_masks
-                    .iter()
-                    .map(|&fm| (layout & fm).count_ones() as u8)
-                    .collect();
-                for (s, map) in by_subset.iter_mut().enumerate() {
-                    let mut key = [u8::MAX; 3];
-                    for i in 0..m {
-                        if s >> i & 1 == 1 {
-                            key[i] = sums[i];
-                        }
-                    }
-                    let e = map.entry(key).or_insert((full, 0));
-                    e.0 &= layout;
-                    e.1 |= layout;
-                }
-            }
-            let forced_bits = |s: usize, values: &[u8]| {
-                let mut key = [u8::MAX; 3];
-                for i in 0..m {
-                    if s >> i & 1 == 1 {
-                        key[i] = values[i];
-                    }
-                }
-                by_subset[s].get(&key).map(|&(and, or)| (and, !or & full))
-            };
-            for tuple in 0..9usize.pow(m as u32) {
-                let values: Vec<u8> = (0..m)
-                    .map(|i| (tuple / 9usize.pow(i as u32) % 9) as u8)
-                    .collect();
-                let all = (1 << m) - 1;
-                let proper_ok = (1..all).all(|s| forced_bits(s, &values).is_some());
-                let kind;
-                let (mut mines, mut safes) = (0u32, 0u32);
-                match forced_bits(all, &values) {
-                    None if proper_ok => kind = RuleKind::Forbidden,
-                    None => continue,
-                    Some((and, not_or)) => {
-                        // Forced by all foci, minus what a proper subset
-                        // already forces.
-                        mines = and;
-                        safes = not_or;
-                        for s in 1..all {
-                            let (a, n) = forced_bits(s, &values).expect("superset is feasible");
-                            mines &= !a;
-                            safes &= !n;
-                        }
-                        if mines | safes == 0 {
-                            continue;
-                        }
-                        kind = RuleKind::Forced;
-                    }
-                }
-                let mut cells = vec![Any; h * w];
-                for i in 0..h * w {
-                    if relevant[i] {
-                        cells[i] = if is_wall(i) { Wall } else { Open };
-                    }
-                }
-                for &c in &closed {
-                    cells[c] = Closed;
-                }
-                for (f, &v) in focus_cells.iter().zip(&values) {
-                    cells[*f] = Number(v);
-                }
-                let (mut safe, mut mine) = (0u64, 0u64);
-                for (j, &c) in closed.iter().enumerate() {
-                    safe |= ((safes >> j & 1) as u64) << c;
-                    mine |= ((mines >> j & 1) as u64) << c;
-                }
-                let rule = Rule {
-                    pattern: Pattern::new(h as u8, w as u8, cells),
-                    kind,
-                    safe,
-                    mine,
-                };
-                rules.push(rule.canonical());
-            }
-        }
-    }
-    rules.sort_unstable();
-    rules.dedup();
-    rules
-}
-
-fn settings(generator: &str, max_order: u8, max_window: u8) -> GeneratorSettings {
-    GeneratorSettings {
-        max_order,
-        max_window,
-        generator: generator.to_string(),
-        notes: vec![format!("test data: {generator}")],
-    }
-}
-
-/// The fixture's contents: every order-1 rule (3×3) and every order-2 rule
-/// of two horizontally adjacent foci (3×4).
-fn small_rulebase() -> Rulebase {
-    let mut rules = exhaustive_rules(3, 3, &[(1, 1)]);
-    rules.extend(exhaustive_rules(3, 4, &[(1, 1), (1, 2)]));
-    let mut settings = settings("rulebase_format test generator", 2, 4);
-    settings.notes = vec![
-        "order 1: 3x3, every Closed/Open/Wall neighbourhood".to_string(),
-        "order 2: 3x4, two horizontally adjacent foci".to_string(),
-    ];
-    Rulebase { settings, rules }
-        .normalized()
-        .expect("generator makes well-formed rules")
-}
 
 /// A scratch file path for `name`, under cargo's per-target scratch
 /// directory (`target/tmp`), unique to this test process.
@@ -216,87 +35,6 @@ fn scratch(name: &str) -> PathBuf {
         .join(format!("rulebase-format-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
-}
-
-/// Writes the fixture. Run by hand (see the module docs), never in CI.
-#[test]
-#[ignore = "regenerates tests/fixtures/v1-small.rules"]
-fn regenerate_v1_small_fixture() {
-    assert_eq!(
-        FORMAT_VERSION, 1,
-        "v1-small is a version-1 fixture; add a new one instead"
-    );
-    let rb = small_rulebase();
-    assert!(verify_rulebase(&rb).is_empty());
-    std::fs::create_dir_all(Path::new(FIXTURE).parent().unwrap()).unwrap();
-    rb.write(FIXTURE).unwrap();
-    eprintln!(
-        "wrote {} rules, {} bytes",
-        rb.rules.len(),
-        std::fs::metadata(FIXTURE).unwrap().len()
-    );
-}
-
-/// Size of a bigger, realistic rulebase (orders 1–3 over several foci
-/// placements, a few hundred thousand rules): run with `--ignored
-/// --nocapture` to print bytes per rule.
-#[test]
-#[ignore = "slow measurement: cargo test --test rulebase_format -- --ignored --nocapture measure"]
-fn measure_bytes_per_rule() {
-    // (h, w, foci) of each window.
-    type Placement = (usize, usize, &'static [(usize, usize)]);
-    let placements: [Placement; 10] = [
-        (3, 3, &[(1, 1)]),
-        (3, 4, &[(1, 1), (1, 2)]),
-        (4, 4, &[(1, 1), (2, 2)]),
-        (3, 5, &[(1, 1), (1, 3)]),
-        (4, 5, &[(1, 1), (2, 3)]),
-        (5, 5, &[(1, 1), (3, 3)]),
-        (3, 5, &[(1, 1), (1, 2), (1, 3)]),
-        (4, 4, &[(1, 1), (1, 2), (2, 2)]),
-        (4, 5, &[(1, 1), (1, 2), (2, 3)]),
-        (3, 6, &[(1, 1), (1, 2), (1, 4)]),
-    ];
-    let mut all = Vec::new();
-    for (h, w, foci) in placements {
-        let rules = exhaustive_rules(h, w, foci);
-        let rb = Rulebase {
-            settings: settings("measure", foci.len() as u8, h.max(w) as u8),
-            rules: rules.clone(),
-        };
-        let bytes = rb.to_bytes();
-        eprintln!(
-            "{h}×{w} foci {foci:?}: {} rules, {} bytes, {:.2} bytes/rule",
-            rules.len(),
-            bytes.len(),
-            bytes.len() as f64 / rules.len() as f64
-        );
-        all.extend(rules);
-    }
-    let rb = Rulebase {
-        settings: settings("measure", 3, 6),
-        rules: all,
-    }
-    .normalized()
-    .unwrap();
-    let bytes = rb.to_bytes();
-    let per_rule = bytes.len() as f64 / rb.rules.len() as f64;
-    eprintln!(
-        "all: {} rules, {} bytes, {per_rule:.2} bytes/rule",
-        rb.rules.len(),
-        bytes.len()
-    );
-    if let Ok(path) = std::env::var("SAPPER_MEASURE_OUT") {
-        std::fs::write(path, &bytes).unwrap();
-    }
-    let start = std::time::Instant::now();
-    let back = Rulebase::from_bytes(&bytes).unwrap();
-    eprintln!("from_bytes: {:?}", start.elapsed());
-    assert_eq!(back, rb);
-    let start = std::time::Instant::now();
-    assert!(verify_rulebase(&rb).is_empty());
-    eprintln!("verify_rulebase (one thread): {:?}", start.elapsed());
-    assert!(per_rule <= 16.0, "{per_rule} bytes per rule");
 }
 
 fn fixture_bytes() -> Vec<u8> {
@@ -406,41 +144,14 @@ fn generated_rules_verify_and_wrong_conclusions_are_refuted() {
 fn verify_rule_rejects_a_rule_with_a_safe_flipped_to_mine() {
     // `..s` / `.0.`: a 0 makes its closed neighbour safe; claiming a mine is
     // wrong, and claiming the cell of a 1 with two closed cells is unproven.
-    let rows = |rows: &[&str], kind| {
-        let mut cells = Vec::new();
-        let (mut safe, mut mine) = (0, 0);
-        for (i, ch) in rows.concat().chars().enumerate() {
-            cells.push(match ch {
-                '?' => Closed,
-                's' => {
-                    safe |= 1 << i;
-                    Closed
-                }
-                'm' => {
-                    mine |= 1 << i;
-                    Closed
-                }
-                '.' => Open,
-                '#' => Wall,
-                '_' => Any,
-                d => Number(d.to_digit(10).unwrap() as u8),
-            });
-        }
-        Rule {
-            pattern: Pattern::new(rows.len() as u8, rows[0].len() as u8, cells),
-            kind,
-            safe,
-            mine,
-        }
-    };
     assert_eq!(
-        verify_rule(&rows(&["..s", ".0.", "..."], RuleKind::Forced)),
+        verify_rule(&rule(&["..s", ".0.", "..."], RuleKind::Forced)),
         Ok(())
     );
-    assert!(verify_rule(&rows(&["..m", ".0.", "..."], RuleKind::Forced)).is_err());
-    assert!(verify_rule(&rows(&["..m", ".1?", "..."], RuleKind::Forced)).is_err());
+    assert!(verify_rule(&rule(&["..m", ".0.", "..."], RuleKind::Forced)).is_err());
+    assert!(verify_rule(&rule(&["..m", ".1?", "..."], RuleKind::Forced)).is_err());
     // The 1-1 at a wall: the third cell along is safe.
-    let one_one = rows(&["####", "#11.", "#??s", "#___"], RuleKind::Forced);
+    let one_one = rule(&["####", "#11.", "#??s", "#___"], RuleKind::Forced);
     assert_eq!(verify_rule(&one_one), Ok(()));
     let wrong = Rule {
         safe: 0,
@@ -771,15 +482,14 @@ fn checksum_error_names_both_values() {
 // ---------------------------------------------------------------------------
 // `sapper rules`.
 
-/// `sapper ARGS` through the shared runner: (exit code, stdout, stderr).
-fn sapper(args: &[&str]) -> (i32, String, String) {
-    let run = support::sapper(args);
-    (run.code, run.stdout, run.stderr)
-}
-
 #[test]
 fn cli_info() {
-    let (code, out, err) = sapper(&["rules", "info", FIXTURE]);
+    let Run {
+        code,
+        stdout: out,
+        stderr: err,
+        ..
+    } = sapper(["rules", "info", FIXTURE]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("rules:          4952"), "{out}");
     assert!(
@@ -813,7 +523,9 @@ fn cli_info() {
     );
     assert!(out.contains(&row), "{row}\n{out}");
 
-    let (code, out, _) = sapper(&["rules", "info", FIXTURE, "--json"]);
+    let Run {
+        code, stdout: out, ..
+    } = sapper(["rules", "info", FIXTURE, "--json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["rule_count"], 4952);
@@ -830,7 +542,9 @@ fn cli_info() {
 #[test]
 fn cli_show() {
     let rb = small_rulebase();
-    let (code, out, _) = sapper(&["rules", "show", FIXTURE, "--order", "2", "--limit", "3"]);
+    let Run {
+        code, stdout: out, ..
+    } = sapper(["rules", "show", FIXTURE, "--order", "2", "--limit", "3"]);
     assert_eq!(code, 0);
     let first2 = rb.rules.iter().position(|r| r.order() == 2).unwrap();
     let r = &rb.rules[first2];
@@ -849,7 +563,9 @@ fn cli_show() {
     assert_eq!(out.matches("rule #").count(), 3);
     assert!(out.contains("showing 3 of 4401 matching rules"), "{out}");
 
-    let (code, out, _) = sapper(&[
+    let Run {
+        code, stdout: out, ..
+    } = sapper([
         "rules",
         "show",
         FIXTURE,
@@ -872,15 +588,25 @@ fn cli_show() {
 
 #[test]
 fn cli_verify() {
-    let (code, out, err) = sapper(&["rules", "verify", FIXTURE]);
+    let Run {
+        code,
+        stdout: out,
+        stderr: err,
+        ..
+    } = sapper(["rules", "verify", FIXTURE]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("verified 4952 rules: all sound"), "{out}");
 
     // An unsound rule in an otherwise valid file: named, exit 1.
     let path = scratch("unsound.rules");
-    let bad_index = support::write_unsound_rulebase(FIXTURE, &path);
+    let bad_index = write_unsound_rulebase(FIXTURE, &path);
     let path = path.to_str().unwrap();
-    let (code, out, err) = sapper(&["rules", "verify", path]);
+    let Run {
+        code,
+        stdout: out,
+        stderr: err,
+        ..
+    } = sapper(["rules", "verify", path]);
     assert_eq!(code, 1);
     assert!(out.contains(&format!("FAILED rule #{bad_index}:")), "{out}");
     assert!(out.contains("concluded mine but is safe"), "{out}");
@@ -894,7 +620,9 @@ fn cli_verify() {
 #[test]
 fn cli_export() {
     let rb = small_rulebase();
-    let (code, out, _) = sapper(&["rules", "export", FIXTURE, "--json"]);
+    let Run {
+        code, stdout: out, ..
+    } = sapper(["rules", "export", FIXTURE, "--json"]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), rb.rules.len());
@@ -918,10 +646,14 @@ fn cli_export() {
         lines[0]
     );
     // --json is required.
-    let (code, _, err) = sapper(&["rules", "export", FIXTURE]);
+    let Run {
+        code, stderr: err, ..
+    } = sapper(["rules", "export", FIXTURE]);
     assert_eq!(code, 2);
     assert!(err.contains("--json"), "{err}");
-    let (code, out, _) = sapper(&["rules", "export", FIXTURE, "--json", "--order", "1"]);
+    let Run {
+        code, stdout: out, ..
+    } = sapper(["rules", "export", FIXTURE, "--json", "--order", "1"]);
     assert_eq!(code, 0);
     assert_eq!(out.lines().count(), 551);
 }
@@ -953,7 +685,12 @@ fn cli_bad_files() {
             if sub == "export" {
                 args.push("--json");
             }
-            let (code, out, err) = sapper(&args);
+            let Run {
+                code,
+                stdout: out,
+                stderr: err,
+                ..
+            } = sapper(&args);
             assert_eq!(code, 2, "{sub} {path}: {err}");
             assert!(out.is_empty(), "{out}");
             assert!(
@@ -971,7 +708,7 @@ fn cli_closed_pipe_is_not_an_error() {
     use std::process::Stdio;
     // The export (≈250 KB) is larger than a pipe buffer, so the child is
     // still writing when the reader goes away.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sapper"))
+    let mut child = sapper_command()
         .args(["rules", "export", FIXTURE, "--json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

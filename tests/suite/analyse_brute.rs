@@ -11,11 +11,7 @@
 //! (soundness), and at the fixpoint hypotheses — complete — finds nothing
 //! more, so nothing forced is missed.
 
-#[path = "support/hyp_boards.rs"]
-mod hyp_boards;
-mod support;
-
-use hyp_boards::{
+use crate::util::hyp_boards::{
     consistent, endgame, extreme_total, perturbed, played, recounted, sparse, wild, Case,
 };
 use proptest::prelude::*;

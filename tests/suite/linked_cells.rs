@@ -4,40 +4,21 @@
 //! 1 finds exactly what the pairs of equations force, `dirty` only narrows
 //! it, and the solver never applies an unsound deduction.
 
+use crate::util::Rng;
 use proptest::prelude::*;
 use sapper_engine::methods::{linked_cells_1, linked_cells_2, MethodTable};
 use sapper_engine::solver::{solve_field, SolveError};
 use sapper_engine::{Board, Cell, Field, Forced, Grid, Method, Value};
 use std::collections::BTreeSet;
 
-/// SplitMix64: a small deterministic generator driven by a proptest seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// True with probability `percent`/100.
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Parameters of a random position.
 #[derive(Clone, Debug)]
 struct Spec {
     h: usize,
     w: usize,
-    mine_percent: u64,
-    reveal_percent: u64,
-    flag_percent: u64,
+    mine_percent: u32,
+    reveal_percent: u32,
+    flag_percent: u32,
     total_known: bool,
     seed: u64,
 }
@@ -46,9 +27,9 @@ fn spec(sizes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Spec> {
     (
         sizes.clone(),
         sizes,
-        5u64..=30,
-        10u64..=80,
-        0u64..=50,
+        5u32..=30,
+        10u32..=80,
+        0u32..=50,
         prop::bool::weighted(0.8),
         any::<u64>(),
     )
@@ -69,13 +50,13 @@ fn spec(sizes: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Spec> {
 /// as in the game (flood fill from 0s), further safe cells revealed at
 /// random, some mines flagged, a few safe cells marked known-safe.
 fn position(spec: &Spec) -> (Field, Board) {
-    let mut rng = Rng(spec.seed);
+    let mut rng = Rng::new(spec.seed);
     let grid = Grid::new(spec.h, spec.w);
     let n = grid.len();
     let mine: Vec<bool> = (0..n).map(|_| rng.chance(spec.mine_percent)).collect();
     let field = Field::from_mines(grid, mine, vec![false; n]);
     let mut cells = vec![Cell::Unknown; n];
-    let click = rng.below(n as u64) as u32;
+    let click = rng.below(n) as u32;
     let mut stack = vec![click];
     while let Some(c) = stack.pop() {
         if field.mine[c as usize] || cells[c as usize] != Cell::Unknown {
@@ -362,7 +343,7 @@ proptest! {
     fn linked_cells_1_is_the_pair_reasoning(spec in spec(5..=12), pick in any::<u64>()) {
         let (_, board) = position(&spec);
         prop_assert_eq!(set(&run_lc1(&board, None)), pairs_by_enumeration(&board, None));
-        let mut rng = Rng(pick);
+        let mut rng = Rng::new(pick);
         let dirty: Vec<u32> = numbers(&board).into_iter().filter(|_| rng.chance(30)).collect();
         prop_assert_eq!(set(&run_lc1(&board, Some(&dirty))), pairs_by_enumeration(&board, Some(&dirty)));
     }
@@ -373,7 +354,7 @@ proptest! {
     fn dirty_narrows_linked_cells_1(spec in spec(5..=16), pick in any::<u64>()) {
         let (_, board) = position(&spec);
         let everything = set(&run_lc1(&board, None));
-        let mut rng = Rng(pick);
+        let mut rng = Rng::new(pick);
         let all = numbers(&board);
         let dirty: Vec<u32> = all.iter().copied().filter(|_| rng.chance(30)).collect();
         let some = set(&run_lc1(&board, Some(&dirty)));
@@ -488,7 +469,7 @@ fn dealt_field(h: usize, w: usize, mines: usize, rng: &mut Rng) -> Field {
         .collect();
     let mut mine = vec![false; n];
     for _ in 0..mines {
-        let k = rng.below(free.len() as u64) as usize;
+        let k = rng.below(free.len());
         mine[free.swap_remove(k) as usize] = true;
     }
     let mut open = vec![false; n];
@@ -531,7 +512,7 @@ fn solver_stays_sound_on_dealt_fields() {
         ("research order", MethodTable::default()),
         ("linked cells 2 first", lc2_first),
     ] {
-        let mut rng = Rng(2024);
+        let mut rng = Rng::new(2024);
         let mut solved = 0;
         let mut fields = 0;
         let before = *table.get(Method::LinkedCells2);

@@ -14,9 +14,8 @@
 //! The rule layer must give exactly the same set of forced `(cell, value)`
 //! and fail exactly when the enumerator finds a contradiction.
 
-#[path = "support/truth_boards.rs"]
-mod truth_boards;
-
+use crate::util::truth_boards::{build, draw, perturb, wild, Recipe};
+use crate::util::{board, default_rulebase, default_tiers, impossible_board, Rng};
 use proptest::prelude::*;
 use sapper_engine::methods::MethodError;
 use sapper_engine::methods::MethodTable;
@@ -24,21 +23,6 @@ use sapper_engine::rules::{RuleKind, Rulebase};
 use sapper_engine::solver::{analyse_position_with, Analysis, Layers, RuleTiers};
 use sapper_engine::{Board, Cell, Contradiction, Grid, Source, Value};
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
-use truth_boards::{build, draw, perturb, wild, Recipe};
-
-fn default_rulebase() -> &'static Rulebase {
-    static RB: OnceLock<Rulebase> = OnceLock::new();
-    RB.get_or_init(|| {
-        Rulebase::from_bytes(sapper_engine::rules::DEFAULT_RULEBASE)
-            .expect("the default rulebase loads")
-    })
-}
-
-fn default_tiers() -> &'static RuleTiers {
-    static T: OnceLock<RuleTiers> = OnceLock::new();
-    T.get_or_init(|| RuleTiers::new(default_rulebase()))
-}
 
 // ---------------------------------------------------------------------------
 // The pairwise enumerator
@@ -324,7 +308,7 @@ fn small_recipes(flags: bool) -> impl Strategy<Value = Recipe> {
 /// concluding nothing alone (`0 < v < u`): whether they fit together is a
 /// question only a pair (a forbidden order-2 rule) answers.
 fn non_trivial_pair(seed: u64) -> Board {
-    let mut rng = truth_boards::Rng(seed);
+    let mut rng = Rng::new(seed);
     loop {
         let (h, w) = (3 + rng.below(4), 3 + rng.below(4));
         let grid = Grid::new(h, w);
@@ -525,22 +509,6 @@ fn weakened_rulebases_are_caught() {
     assert!(pair_fails(&without(&|r| r.kind != RuleKind::Forbidden)) > 0);
 }
 
-/// A board from rows: `?` closed, `F` flag, `*` known safe, digits revealed.
-fn board_of(rows: &[&str]) -> Board {
-    let grid = Grid::new(rows.len(), rows[0].len());
-    let cells = rows
-        .iter()
-        .flat_map(|r| r.chars())
-        .map(|ch| match ch {
-            '?' => Cell::Unknown,
-            'F' => Cell::Mine,
-            '*' => Cell::Safe,
-            d => Cell::Revealed(d.to_digit(10).expect("digit") as u8),
-        })
-        .collect();
-    Board::new(grid, cells, None)
-}
-
 /// Contradictions no rule can see: a number with more flags around it than
 /// it shows, a number owing mines with no closed neighbour, and the same
 /// two arising mid-fixpoint when order-1 rules fire in one round on both
@@ -548,13 +516,18 @@ fn board_of(rows: &[&str]) -> Board {
 /// position reader accepts this position).
 #[test]
 fn the_rule_layer_reports_contradictions_of_a_single_number() {
-    for rows in [&["F1F"][..], &["1"], &["?2*", "***"], &["1?1?1", "*****"]] {
-        let board = board_of(rows);
-        assert!(pairwise_fixpoint(&board).is_err(), "{rows:?}");
+    for board in [
+        impossible_board(&["F1F"]),
+        impossible_board(&["1"]),
+        impossible_board(&["?2*", "***"]),
+        board(&["1?1?1", "*****"]),
+    ] {
+        let rows = draw(&board);
+        assert!(pairwise_fixpoint(&board).is_err(), "{rows}");
         match analyse_rules_only(&board, default_tiers()) {
             Err(_) => {}
             Ok(a) => panic!(
-                "{rows:?}: the rule layer ends without a contradiction on\n{}",
+                "{rows}: the rule layer ends without a contradiction on\n{}",
                 draw(&a.board)
             ),
         }
@@ -564,7 +537,6 @@ fn the_rule_layer_reports_contradictions_of_a_single_number() {
 /// The enumerator itself on hand-made boards.
 #[test]
 fn pairwise_enumerator_on_known_positions() {
-    let board = board_of;
     let rc = |b: &Board, m: BTreeMap<u32, Value>| -> Vec<((usize, usize), Value)> {
         m.into_iter().map(|(c, v)| (b.grid().rc(c), v)).collect()
     };
@@ -580,9 +552,9 @@ fn pairwise_enumerator_on_known_positions() {
         ]
     );
     // A 1 with two flags around it: no layout.
-    assert!(pairwise_fixpoint(&board(&["F1F"])).is_err());
+    assert!(pairwise_fixpoint(&impossible_board(&["F1F"])).is_err());
     // A 2 with one closed neighbour: no layout.
-    assert!(pairwise_fixpoint(&board(&["?2*"])).is_err());
+    assert!(pairwise_fixpoint(&impossible_board(&["?2*"])).is_err());
     // Two 1s sharing their only closed cell, with different needs: a 1 and
     // a 0 around the same single closed cell.
     assert!(pairwise_fixpoint(&board(&["1?0"])).is_err());

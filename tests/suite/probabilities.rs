@@ -16,13 +16,10 @@
 //! Plus: probability exactly 0 or 1 exactly where the complete analysis
 //! (hypotheses, and `analyse` to its fixpoint) finds forced cells.
 
-#[path = "support/hyp_boards.rs"]
-mod hyp_boards;
-mod support;
-
-use hyp_boards::{
+use crate::util::hyp_boards::{
     consistent, endgame, extreme_total, perturbed, played, real_size, recounted, sparse, wild, Case,
 };
+use crate::util::{mines_around, Rng};
 use num_bigint::BigUint;
 use proptest::prelude::*;
 use sapper_engine::budget::Budget;
@@ -635,7 +632,7 @@ proptest! {
 fn larger(seed: u64, h: usize, w: usize, mines: usize, clicks: usize) -> Board {
     let grid = sapper_engine::Grid::new(h, w);
     let n = grid.len();
-    let mut rng = hyp_boards::Rng::new(seed);
+    let mut rng = Rng::new(seed);
     let mut mine = vec![false; n];
     let mut placed = 0;
     while placed < mines {
@@ -656,11 +653,7 @@ fn larger(seed: u64, h: usize, w: usize, mines: usize, clicks: usize) -> Board {
             if cells[c as usize] != Cell::Unknown {
                 continue;
             }
-            let v = grid
-                .neighbours(c)
-                .iter()
-                .filter(|&&x| mine[x as usize])
-                .count() as u8;
+            let v = mines_around(grid, &mine, c);
             cells[c as usize] = Cell::Revealed(v);
             if v == 0 {
                 stack.extend(grid.neighbours(c).iter().copied());

@@ -1,6 +1,7 @@
 //! The readers against real data, the shipped samples, the file system, and
 //! arbitrary input (proptest).
 
+use crate::util::{repo, shared_data, Rng, TempDir};
 use proptest::prelude::*;
 use sapper_engine::formats::thesis::natural_cmp;
 use sapper_engine::formats::{
@@ -9,9 +10,6 @@ use sapper_engine::formats::{
 };
 use sapper_engine::{Cell, Field, Grid, Position};
 use std::path::{Path, PathBuf};
-use support::{repo, Rng, TempDir};
-
-mod support;
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -129,7 +127,7 @@ const CORPORA: [(&str, usize, Shape); 6] = [
 #[test]
 #[ignore = "needs ../shared/data"]
 fn all_six_corpora_load_and_agree_with_expected_csv() {
-    let data = support::shared_data("");
+    let data = shared_data("");
     for (corpus, count, shape) in CORPORA {
         let root = data.join(corpus);
         let fields = find_fields(&root).unwrap_or_else(|e| panic!("{e}"));
@@ -169,7 +167,7 @@ fn all_six_corpora_load_and_agree_with_expected_csv() {
 #[test]
 #[ignore = "needs ../shared/data"]
 fn the_data_folder_is_a_nested_corpus() {
-    let data = support::shared_data("");
+    let data = shared_data("");
     let fields = find_fields(&data).unwrap();
     assert_eq!(fields.len(), 525);
     // Corpora in name order, fields in natural order within each.

@@ -12,13 +12,11 @@
 //! shared corpora in `../shared/data` (tests needing them are ignored by
 //! default and run by `.ci/run` with `--ignored`).
 
-mod support;
-
+use crate::util::{copy_dir, repo, sapper, sapper_command, shared_data, TempDir};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use support::{copy_dir, repo, sapper, shared_data, TempDir};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -898,9 +896,8 @@ fn sapper_to_full_disk(args: &[&str]) -> (i32, String) {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sapper"))
+    let output = sapper_command()
         .args(args)
-        .current_dir(repo())
         .stdin(std::process::Stdio::null())
         .stdout(full)
         .output()

@@ -4,17 +4,17 @@
 //! other inputs are still processed), never a hang, a panic, a partial file
 //! or a clobbered device.
 
-mod support;
-
+use crate::util::{
+    copy_dir, repo, sapper, sapper_command, write_expert_corpus, write_unsound_rulebase, TempDir,
+};
 use std::path::Path;
-use support::{copy_dir, sapper, write_expert_corpus, TempDir};
 
 #[cfg(unix)]
 #[test]
 fn a_corpus_with_unreadable_entries_still_solves_every_readable_field() {
     let tmp = TempDir::new("corpus-entries");
     let corpus = tmp.path().join("corpus");
-    copy_dir(&support::repo().join("samples/fields"), &corpus);
+    copy_dir(&repo().join("samples/fields"), &corpus);
     std::os::unix::fs::symlink("loop", corpus.join("loop")).unwrap();
     std::os::unix::fs::symlink("nowhere", corpus.join("dangling")).unwrap();
     let run = sapper(["solve".as_ref(), corpus.as_os_str()]);
@@ -126,7 +126,7 @@ fn concurrent_learning_into_one_file_loses_no_rule() {
 
     let shared = tmp.path().join("shared.rules");
     let spawn = |corpus: &Path| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_sapper"))
+        sapper_command()
             .args(["solve", corpus.to_str().unwrap(), "--learn"])
             .arg(&shared)
             .stdout(std::process::Stdio::null())
@@ -184,7 +184,7 @@ fn inputs_that_never_end_or_are_too_large_are_refused() {
 fn lone_carriage_returns_are_named_printably() {
     let tmp = TempDir::new("cr");
     let field = tmp.path().join("f");
-    copy_dir(&support::repo().join("samples/fields/field_1"), &field);
+    copy_dir(&repo().join("samples/fields/field_1"), &field);
     let status = std::fs::read_to_string(field.join("status.csv")).unwrap();
     std::fs::write(field.join("status.csv"), status.replace('\n', "\r")).unwrap();
     let run = sapper(["solve".as_ref(), field.as_os_str()]);
@@ -214,7 +214,7 @@ fn methods_only_output_is_the_same_on_every_run() {
     };
     let mut outputs = std::collections::BTreeSet::new();
     for run in 0..10 {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sapper"))
+        let out = sapper_command()
             .args(["solve", "--no-rules", "--json"])
             .arg(tmp.path())
             .env("RAYON_NUM_THREADS", if run % 2 == 0 { "1" } else { "2" })
@@ -232,7 +232,7 @@ fn methods_only_output_is_the_same_on_every_run() {
 fn an_unsound_rulebase_with_a_valid_checksum_is_refused_unless_trusted() {
     let tmp = TempDir::new("unsound-rules");
     let rules = tmp.path().join("unsound.rules");
-    let bad = support::write_unsound_rulebase("rules/default.rules", &rules);
+    let bad = write_unsound_rulebase("rules/default.rules", &rules);
     let rules = rules.to_str().unwrap();
     let named = format!("{rules}: rule #{bad} is unsound: ");
     for command in [
@@ -267,7 +267,7 @@ fn an_unsound_rulebase_with_a_valid_checksum_is_refused_unless_trusted() {
     .stderr_has(&named);
     assert!(!Path::new(out).exists(), "nothing written");
     // The sound original loads and is proven without complaint.
-    let original = support::repo().join("rules/default.rules");
+    let original = repo().join("rules/default.rules");
     sapper([
         "solve",
         "samples/fields",

@@ -1,17 +1,44 @@
-//! What the integration tests share: the one way to run the binary (with its
-//! panic check), one seeded random generator, temporary folders, and writing
-//! fields in the thesis layout.
+//! What the integration tests share, one of each: the runner of the
+//! `sapper` binary (with its panic check), the seeded random generator, the
+//! number a cell shows, the pictures of boards and of rules, the default
+//! rulebase and its tiers, temporary folders, and fields written in the
+//! thesis layout.
 //!
-//! A test file uses it with `mod support;`; not every file uses every part.
-#![allow(dead_code)]
+//! [`truth_boards`] and [`hyp_boards`] are the random-board generators of
+//! the rule-layer tests and of the brute-force tests.
 
+pub mod hyp_boards;
+pub mod rule_gen;
+pub mod truth_boards;
+
+use rand::{Rng as _, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use sapper_engine::formats::position::cell_char;
+use sapper_engine::rules::{Pattern, PatternCell, Rule, RuleKind, Rulebase};
+use sapper_engine::solver::RuleTiers;
+use sapper_engine::{Board, Cell, Grid, Position};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 /// The repository root (where `samples/` and `rules/` are).
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+// ---------------------------------------------------------------------------
+// The binary
+
+/// The `sapper` binary as a command to set up: working folder the
+/// repository root, nothing else decided. For the runs [`sapper_with`]
+/// cannot express (a conversation over pipes, stdout on a full disk, two
+/// processes at once); everything else goes through [`sapper`].
+pub fn sapper_command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sapper"));
+    command.current_dir(repo());
+    command
 }
 
 /// What one run of the binary gave.
@@ -59,7 +86,7 @@ where
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sapper"));
+    let mut command = sapper_command();
     command
         .args(&args)
         .current_dir(dir)
@@ -173,6 +200,9 @@ impl Run {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Files and folders
+
 /// A corpus of the shared data (`../shared/data/NAME`, beside the
 /// repository). Tests that call this are `#[ignore = "needs ../shared/data"]`
 /// and run by `.ci/run` with `--ignored`; run without the data they fail
@@ -201,46 +231,19 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The tests' one random generator: xorshift64, deterministic from its
-/// seed, so generated inputs are the same on every run.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform in `0..n` (`n > 0`; the bias of the modulo is negligible
-    /// for test sizes).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// Uniform in `[0, 1)`, 53 bits.
-    pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// True with probability `percent` / 100.
-    pub fn chance(&mut self, percent: u32) -> bool {
-        self.next() % 100 < percent as u64
-    }
-}
-
 /// A folder under the system's temporary folder, removed when dropped.
+/// Its name has the tag, the process and a counter: every test of the one
+/// test process gets its own, whatever tags they choose.
 pub struct TempDir(pub PathBuf);
 
 impl TempDir {
     pub fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("sapper-test-{tag}-{}", std::process::id()));
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "sapper-test-{tag}-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
@@ -261,11 +264,168 @@ impl Drop for TempDir {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Randomness
+
+/// The tests' one random generator: xoshiro256++ (`rand_xoshiro`),
+/// deterministic from its seed, so generated inputs are the same on every
+/// run (proptest draws the seed where a failure should shrink to one).
+#[derive(Clone, Debug)]
+pub struct Rng(Xoshiro256PlusPlus);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(Xoshiro256PlusPlus::seed_from_u64(seed))
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    /// Uniform in `0..n` (`n > 0`; the bias of the modulo is negligible
+    /// for test sizes).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// Uniform in `[0, 1)`, 53 bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// True with probability `percent` / 100.
+    pub fn chance(&mut self, percent: u32) -> bool {
+        self.next() % 100 < percent as u64
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Boards and rules
+
+/// The number safe cell `i` shows: the mines among its neighbours.
+pub fn mines_around(grid: Grid, mines: &[bool], i: u32) -> u8 {
+    grid.neighbours(i)
+        .iter()
+        .filter(|&&n| mines[n as usize])
+        .count() as u8
+}
+
+/// A board from its picture in the position text format
+/// (`sapper_engine::formats::position`): `?` closed, `F` flag, `*` known
+/// safe, `.` or `0`–`8` revealed; no total. The format's local checks are
+/// made: a board that fails them (a number that cannot be right whatever
+/// the rest) is written with [`impossible_board`].
+pub fn board(rows: &[&str]) -> Board {
+    let p: Position = rows
+        .join("\n")
+        .parse()
+        .unwrap_or_else(|e| panic!("{rows:?} is not a position: {e}"));
+    Board::from_position(&p)
+}
+
+/// A board the position format refuses: its picture (the characters of
+/// [`board`]) has a number no layout can satisfy alone (more flags around
+/// it than it shows, too few closed neighbours for it, more than its
+/// neighbours), for the tests that such contradictions are found. Each
+/// character is read as the format writes it (`formats::position::cell_char`).
+pub fn impossible_board(rows: &[&str]) -> Board {
+    assert!(
+        rows.join("\n").parse::<Position>().is_err(),
+        "{rows:?} is a valid position: use `board`"
+    );
+    let all = [Cell::Unknown, Cell::Mine, Cell::Safe]
+        .into_iter()
+        .chain((0..=8).map(Cell::Revealed));
+    let of = |ch: char| match ch {
+        '0' => Cell::Revealed(0),
+        _ => all
+            .clone()
+            .find(|&cell| cell_char(cell) == ch)
+            .unwrap_or_else(|| panic!("{ch:?} in board picture {rows:?}")),
+    };
+    let grid = Grid::new(rows.len(), rows[0].len());
+    let cells = rows.iter().flat_map(|r| r.chars()).map(of).collect();
+    Board::new(grid, cells, None)
+}
+
+/// A rule from its picture, as [`Rule::rows`] draws it: `?` closed, `.`
+/// open, `#` wall, `_` any, digits foci, `s` / `m` closed cells concluded
+/// safe / mine.
+pub fn rule(rows: &[&str], kind: RuleKind) -> Rule {
+    let (h, w) = (rows.len(), rows[0].len());
+    let (mut cells, mut safe, mut mine) = (Vec::new(), 0u64, 0u64);
+    for (i, ch) in rows.iter().flat_map(|r| r.chars()).enumerate() {
+        cells.push(match ch {
+            '?' => PatternCell::Closed,
+            '.' => PatternCell::Open,
+            '#' => PatternCell::Wall,
+            '_' => PatternCell::Any,
+            's' => {
+                safe |= 1 << i;
+                PatternCell::Closed
+            }
+            'm' => {
+                mine |= 1 << i;
+                PatternCell::Closed
+            }
+            d => PatternCell::Number(
+                d.to_digit(10)
+                    .unwrap_or_else(|| panic!("{d:?} in rule picture {rows:?}"))
+                    as u8,
+            ),
+        });
+    }
+    let rule = Rule {
+        pattern: Pattern::new(h as u8, w as u8, cells),
+        kind,
+        safe,
+        mine,
+    };
+    assert_eq!(rule.rows(), rows, "the picture draws back as itself");
+    rule
+}
+
+// ---------------------------------------------------------------------------
+// The default rulebase
+
+/// How to regenerate the default rulebase: the command documented with the
+/// embedded rulebase and in `sapper synth --help`.
+pub const REGENERATE: &str = "`sapper synth --order 2 -o rules/default.rules` \
+                              (from the repository root: `cargo run --release -- synth --order 2 -o rules/default.rules`)";
+
+/// The default rulebase the engine embeds (`rules/default.rules`, orders
+/// 1–2), decoded and checked once per test process.
+pub fn default_rulebase() -> &'static Rulebase {
+    static RB: OnceLock<Rulebase> = OnceLock::new();
+    RB.get_or_init(|| {
+        Rulebase::from_bytes(sapper_engine::rules::DEFAULT_RULEBASE).unwrap_or_else(|e| {
+            panic!("rules/default.rules does not load: {e}; regenerate it: {REGENERATE}")
+        })
+    })
+}
+
+/// The default rulebase's tiers as the binary loads them (the embedded
+/// index, `rules::load::default_tiers`), once per test process.
+/// `frozen_index` checks that they equal the tiers indexed afresh from
+/// [`default_rulebase`].
+pub fn default_tiers() -> &'static RuleTiers {
+    static T: OnceLock<RuleTiers> = OnceLock::new();
+    T.get_or_init(|| {
+        sapper_engine::rules::load::default_tiers()
+            .unwrap_or_else(|e| panic!("the default rulebase does not load: {e}"))
+            .tiers
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Fields in the thesis layout
+
 /// Writes one random field in the thesis layout: `mines` mines uniformly
 /// at random on `h × w`, the start the flood opening of a 0 (layouts
 /// without a 0 are redrawn; only the clicked 0 is marked open: sapper opens
 /// its neighbours as the game does).
 pub fn write_field(dir: &Path, rng: &mut Rng, h: usize, w: usize, mines: usize) {
+    let grid = Grid::new(h, w);
     loop {
         let mut mine = vec![false; h * w];
         let mut placed = 0;
@@ -278,25 +438,10 @@ pub fn write_field(dir: &Path, rng: &mut Rng, h: usize, w: usize, mines: usize) 
         }
         let value = |i: usize| -> i32 {
             if mine[i] {
-                return -1;
+                -1
+            } else {
+                mines_around(grid, &mine, i as u32) as i32
             }
-            let (r, c) = ((i / w) as isize, (i % w) as isize);
-            let mut n = 0;
-            for dr in -1..=1 {
-                for dc in -1..=1 {
-                    let (rr, cc) = (r + dr, c + dc);
-                    if (dr, dc) != (0, 0)
-                        && rr >= 0
-                        && cc >= 0
-                        && rr < h as isize
-                        && cc < w as isize
-                        && mine[rr as usize * w + cc as usize]
-                    {
-                        n += 1;
-                    }
-                }
-            }
-            n
         };
         let zeros: Vec<usize> = (0..h * w).filter(|&i| value(i) == 0).collect();
         if zeros.is_empty() {
@@ -334,7 +479,7 @@ pub fn write_expert_corpus(dir: &Path, seed: u64, count: usize) {
 /// framing, order and checksum are all valid — only a proof can catch it.
 /// Returns the unsound rule's index in the written file.
 pub fn write_unsound_rulebase(from: &str, to: &Path) -> usize {
-    use sapper_engine::rules::{verify::verify_rulebase, RuleKind, Rulebase};
+    use sapper_engine::rules::verify::verify_rulebase;
     let mut rb = Rulebase::read(repo().join(from)).unwrap();
     let i = rb
         .rules

@@ -1,5 +1,5 @@
 //! Random boards made from a ground truth, for the rule-layer property tests
-//! (`tests/default_rulebase.rs`, `tests/rules_pairwise.rs`).
+//! (`default_rulebase`, `rules_pairwise`, `frozen_index`).
 //!
 //! A board is built deterministically from a [`Recipe`] (proptest draws and
 //! shrinks the recipe's fields):
@@ -13,32 +13,8 @@
 //!
 //! [`perturb`] and [`wild`] make boards that usually admit no layout.
 
-#![allow(dead_code)]
-
+use super::{mines_around, Rng};
 use sapper_engine::{Board, Cell, Grid};
-
-/// SplitMix64: small, seedable, good enough for test boards.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// True with probability `percent` %.
-    pub fn chance(&mut self, percent: u32) -> bool {
-        self.next() % 100 < percent as u64
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// How to build one board from a ground truth.
 #[derive(Clone, Copy, Debug)]
@@ -64,26 +40,18 @@ pub struct TruthBoard {
     pub board: Board,
 }
 
-/// The number a safe cell shows: mines among its neighbours.
-pub fn number_of(grid: Grid, mines: &[bool], i: u32) -> u8 {
-    grid.neighbours(i)
-        .iter()
-        .filter(|&&n| mines[n as usize])
-        .count() as u8
-}
-
 /// Builds the board of `recipe` (see the module docs).
 pub fn build(recipe: Recipe) -> TruthBoard {
     let grid = Grid::new(recipe.h, recipe.w);
     let n = grid.len();
-    let mut rng = Rng(recipe.seed);
+    let mut rng = Rng::new(recipe.seed);
     let mines: Vec<bool> = (0..n).map(|_| rng.chance(recipe.density)).collect();
     let mut cells = vec![Cell::Unknown; n];
 
     // The opening click: a random safe 0 if there is one, as a player's
     // lucky first click would find, else any safe cell.
     let zeros: Vec<u32> = (0..n as u32)
-        .filter(|&i| !mines[i as usize] && number_of(grid, &mines, i) == 0)
+        .filter(|&i| !mines[i as usize] && mines_around(grid, &mines, i) == 0)
         .collect();
     let safe: Vec<u32> = (0..n as u32).filter(|&i| !mines[i as usize]).collect();
     let start = if !zeros.is_empty() {
@@ -99,7 +67,7 @@ pub fn build(recipe: Recipe) -> TruthBoard {
             if cells[c as usize] != Cell::Unknown {
                 continue;
             }
-            let v = number_of(grid, &mines, c);
+            let v = mines_around(grid, &mines, c);
             cells[c as usize] = Cell::Revealed(v);
             if v == 0 {
                 stack.extend(grid.neighbours(c).iter().copied());
@@ -115,7 +83,7 @@ pub fn build(recipe: Recipe) -> TruthBoard {
                 cells[i] = Cell::Mine;
             }
         } else if rng.chance(recipe.extra_reveal) {
-            cells[i] = Cell::Revealed(number_of(grid, &mines, i as u32));
+            cells[i] = Cell::Revealed(mines_around(grid, &mines, i as u32));
         } else if rng.chance(recipe.mark_safe) {
             cells[i] = Cell::Safe;
         }
@@ -132,7 +100,7 @@ pub fn build(recipe: Recipe) -> TruthBoard {
 /// a revealed number moved to another value, or a closed cell flagged
 /// whatever it is.
 pub fn perturb(board: &Board, seed: u64, changes: usize) -> Board {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let grid = board.grid();
     let mut cells = board.cells().to_vec();
     for _ in 0..changes {
@@ -153,7 +121,7 @@ pub fn perturb(board: &Board, seed: u64, changes: usize) -> Board {
 /// a revealed number 0..=8 otherwise. Mostly inconsistent.
 pub fn wild(h: usize, w: usize, seed: u64) -> Board {
     let grid = Grid::new(h, w);
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let cells = (0..grid.len())
         .map(|_| match rng.below(100) {
             0..=39 => Cell::Unknown,

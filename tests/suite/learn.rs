@@ -6,9 +6,7 @@
 //! the thesis layout. Most get stuck (a guess is needed), but on the way
 //! some cells need three or more numbers at once: those are learned.
 
-mod support;
-
-use support::{sapper, write_expert_corpus, TempDir};
+use crate::util::{sapper, write_expert_corpus, TempDir};
 
 fn total(stdout: &str, key: &str) -> u64 {
     stdout

@@ -7,6 +7,7 @@
 //!   cell by cell with the literal semantics of docs/design.md §3);
 //! - a solution-enumerating local solver for `learn`.
 
+use crate::util::{default_rulebase, mines_around, Rng};
 use proptest::prelude::*;
 use sapper_engine::rules::index::{FociReading, Orientations, RuleIndex};
 use sapper_engine::rules::learn::{learn, learn_explained, Learned};
@@ -268,7 +269,7 @@ fn rulebase(skeletons: &[Skeleton]) -> Rulebase {
         settings: GeneratorSettings {
             max_order: 3,
             max_window: 5,
-            generator: "tests/matcher.rs".into(),
+            generator: "tests/suite/matcher.rs".into(),
             notes: vec![],
         },
         rules: rules.into_iter().collect(),
@@ -457,23 +458,6 @@ fn lowest(proofs: impl IntoIterator<Item = (Forced, u8)>) -> BTreeMap<Forced, u8
 // Random boards
 // ---------------------------------------------------------------------------
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // SplitMix64.
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// True with probability `p_percent` %.
-    fn chance(&mut self, p_percent: u32) -> bool {
-        (self.next() % 100) < p_percent as u64
-    }
-}
-
 /// A ground truth and a board consistent with it.
 #[derive(Clone, Debug)]
 struct Scenario {
@@ -482,18 +466,11 @@ struct Scenario {
     board: Board,
 }
 
-fn number(grid: Grid, mine: &[bool], i: u32) -> u8 {
-    grid.neighbours(i)
-        .iter()
-        .filter(|&&n| mine[n as usize])
-        .count() as u8
-}
-
 /// Mines with `density` %, safe cells revealed with `reveal` %, mines
 /// flagged with `flag` %, a few safe cells marked known-safe without number.
 fn scenario(h: usize, w: usize, seed: u64, density: u32, reveal: u32, flag: u32) -> Scenario {
     let grid = Grid::new(h, w);
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mine: Vec<bool> = (0..grid.len()).map(|_| rng.chance(density)).collect();
     let cells = (0..grid.len() as u32)
         .map(|i| {
@@ -504,7 +481,7 @@ fn scenario(h: usize, w: usize, seed: u64, density: u32, reveal: u32, flag: u32)
                     Cell::Unknown
                 }
             } else if rng.chance(reveal) {
-                Cell::Revealed(number(grid, &mine, i))
+                Cell::Revealed(mines_around(grid, &mine, i))
             } else if rng.chance(5) {
                 Cell::Safe
             } else {
@@ -605,7 +582,7 @@ proptest! {
         let (_, index, images) = full_rulebase();
         let grid = s.grid;
         let mut board = s.board.clone();
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let unknown: Vec<u32> = (0..grid.len() as u32).filter(|&i| board.cell(i).is_unknown()).collect();
         let mut changed = Vec::new();
         let (mut o, mut f) = (opened, flagged);
@@ -613,7 +590,7 @@ proptest! {
             let i = unknown[(rng.next() % unknown.len() as u64) as usize];
             if !board.cell(i).is_unknown() { continue; }
             if !s.mine[i as usize] && o > 0 {
-                board.set(i, Cell::Revealed(number(grid, &s.mine, i)));
+                board.set(i, Cell::Revealed(mines_around(grid, &s.mine, i)));
                 changed.push(i);
                 o -= 1;
             } else if s.mine[i as usize] && f > 0 {
@@ -742,7 +719,7 @@ proptest! {
         let (_, all, _) = full_rulebase();
         let (one, _) = one_orientation_indexes();
         let mut board = s.board.clone();
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         // Some numbers replaced by random values: often no layout fits.
         let numbers: Vec<u32> = (0..s.grid.len() as u32)
             .filter(|&i| matches!(board.cell(i), Cell::Revealed(_)))
@@ -1104,15 +1081,6 @@ fn learned_supports_are_irreducible() {
 // Ways of reading the numbers, and split indexes
 // ---------------------------------------------------------------------------
 
-/// The committed default rulebase (orders 1–2, no walls).
-fn default_rulebase() -> &'static Rulebase {
-    static RB: OnceLock<Rulebase> = OnceLock::new();
-    RB.get_or_init(|| {
-        Rulebase::from_bytes(sapper_engine::rules::DEFAULT_RULEBASE)
-            .expect("rules/default.rules loads (tests/default_rulebase.rs says why not)")
-    })
-}
-
 /// The full rulebase as two indexes, order 1 and orders ≥ 2 (the solver may
 /// try them in turn).
 fn split_indexes() -> &'static (RuleIndex, RuleIndex) {
@@ -1141,7 +1109,7 @@ proptest! {
     ) {
         let (_, index, _) = full_rulebase();
         let n = s.grid.len() as u32;
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mut dirty: Vec<u32> = (0..n).filter(|_| rng.chance(share)).collect();
         if let Some(&d) = dirty.first() {
             dirty.push(d);
@@ -1169,7 +1137,7 @@ proptest! {
         h in 1usize..12, w in 1usize..12, seed in any::<u64>(), share in 1u32..100,
     ) {
         let grid = Grid::new(h, w);
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let cells: Vec<Cell> = (0..grid.len())
             .map(|_| {
                 if rng.chance(45) {
@@ -1229,7 +1197,7 @@ proptest! {
             lowest(a.iter().chain(b).map(|(f, o)| (*f, *o)))
         };
         prop_assert_eq!(union(&got1, &got2), lowest(find_all(index, &s.board, None)));
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let dirty: Vec<u32> = (0..s.grid.len() as u32)
             .filter(|&i| matches!(s.board.cell(i), Cell::Revealed(_)) && rng.chance(30))
             .collect();

@@ -16,9 +16,8 @@
 //!    give an index that `find` can run on without panicking or naming a
 //!    cell off the board.
 
-#[path = "support/truth_boards.rs"]
-mod truth_boards;
-
+use crate::util::truth_boards::{build, draw, perturb, wild, Recipe};
+use crate::util::{default_rulebase, sapper, Rng};
 use sapper_engine::rules::index::frozen::{
     IndexError, ENGINE_VERSION, FORMAT, FORMAT_VERSION, MAGIC,
 };
@@ -26,17 +25,16 @@ use sapper_engine::rules::Rulebase;
 use sapper_engine::solver::RuleTiers;
 use sapper_engine::wire::{checksum64, crc32, WireError};
 use sapper_engine::{Board, Forced};
-use std::process::Command;
 use std::sync::OnceLock;
-use truth_boards::{build, perturb, wild, Recipe, Rng};
 
 /// The files the binary embeds.
 const DEFAULT_BYTES: &[u8] = sapper_engine::rules::DEFAULT_RULEBASE;
 const EMBEDDED_INDEX: &[u8] = &sapper_engine::rules::load::DEFAULT_INDEX.0;
 
+/// The default rulebase indexed now (not loaded from the embedded index).
 fn fresh_tiers() -> &'static RuleTiers {
     static T: OnceLock<RuleTiers> = OnceLock::new();
-    T.get_or_init(|| RuleTiers::new(&Rulebase::from_bytes(DEFAULT_BYTES).unwrap()))
+    T.get_or_init(|| RuleTiers::new(default_rulebase()))
 }
 
 /// Where the header's fields end: magic, format version, engine version
@@ -112,13 +110,8 @@ fn the_embedded_index_loads_and_equals_a_fresh_index() {
 /// The binary itself: no warning that the embedded index was rejected.
 #[test]
 fn the_binary_uses_the_embedded_index() {
-    let out = Command::new(env!("CARGO_BIN_EXE_sapper"))
-        .args(["solve", "samples/fields"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let run = sapper(["solve", "samples/fields"]);
+    let stderr = &run.ok().stderr;
     assert!(
         !stderr.contains("embedded rule index"),
         "the binary rejected its embedded index: {stderr}"
@@ -132,7 +125,7 @@ fn the_binary_uses_the_embedded_index() {
 /// dirty lists (every cell; a random part, in a random order).
 fn same_finds(a: &RuleTiers, b: &RuleTiers, board: &Board, seed: u64) -> Result<usize, String> {
     let n = board.grid().len() as u32;
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut part: Vec<u32> = (0..n).filter(|_| rng.chance(20)).collect();
     for i in (1..part.len()).rev() {
         part.swap(i, rng.below(i + 1));
@@ -150,7 +143,7 @@ fn same_finds(a: &RuleTiers, b: &RuleTiers, board: &Board, seed: u64) -> Result<
                 return Err(format!(
                     "tier {order}, dirty {:?}: {fx:?} vs {fy:?} on\n{}",
                     dirty.map(<[u32]>::len),
-                    truth_boards::draw(board)
+                    draw(board)
                 ));
             }
             found += fx.map_or(1, |v| v.len());
@@ -242,7 +235,7 @@ fn another_magic_layout_engine_or_source_is_rejected() {
     // ends with the CRC-32 of the rest), nothing.
     let mut other = DEFAULT_BYTES.to_vec();
     other[100] ^= 1;
-    let fixture = include_bytes!("fixtures/v1-small.rules");
+    let fixture = include_bytes!("../fixtures/v1-small.rules");
     assert_eq!(crc32(DEFAULT_BYTES), crc32(fixture));
     for (k, source) in [&other[..], &fixture[..], b""].into_iter().enumerate() {
         match RuleTiers::from_index_bytes(EMBEDDED_INDEX, source) {
@@ -295,7 +288,7 @@ fn a_cut_or_padded_index_is_rejected() {
 #[test]
 fn a_flipped_byte_is_rejected() {
     let (f, h) = (fields_end(EMBEDDED_INDEX), header_len(EMBEDDED_INDEX));
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let body = EMBEDDED_INDEX.len() - h;
     let positions = (0..h)
         .chain([h, h + 1, EMBEDDED_INDEX.len() - 1])
@@ -329,7 +322,7 @@ fn damaged_bodies_with_a_matching_checksum_never_panic() {
     let h = header_len(EMBEDDED_INDEX);
     let body = &EMBEDDED_INDEX[h..];
     assert!(load(&reframe(EMBEDDED_INDEX, body)).is_ok());
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     // Cuts: every length of the first and last bytes, and some between.
     let cuts = (0..200)
         .chain(body.len() - 200..body.len())

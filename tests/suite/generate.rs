@@ -3,8 +3,7 @@
 //! uniform method is uniform (a chi-square test that a biased sampler
 //! fails), and the output depends only on the seed.
 
-mod support;
-
+use crate::util::{repo, sapper, sapper_with, TempDir};
 use sapper_engine::budget::Budget;
 use sapper_engine::formats::thesis::{find_fields, read_field};
 use sapper_engine::game::{FirstClick, Game, Level, Opened};
@@ -12,7 +11,6 @@ use sapper_engine::generate::{field_at_start, generate, solve_from_start, Reques
 use sapper_engine::methods::MethodTable;
 use sapper_engine::probabilities::Probabilities;
 use std::collections::HashMap;
-use support::{repo, sapper, sapper_with, TempDir};
 
 /// Plays `game` from `start` opening only cells whose mine probability is
 /// exactly 0 (the counting engine, not the solver that generated the
@@ -245,11 +243,43 @@ fn mbf_boards_are_written_read_back_and_solved() {
         .expect_code(1)
         .stderr_has("field_2.mbf: byte 4: mine 1 at column 200")
         .stdout_has("3 solved");
-    // A folder that exists is never written into.
+    // A folder that exists is never written into: the four boards, where
+    // play starts on each, and what solving from there gives.
     sapper(["generate", "--count", "1", "-o", dir_s])
         .expect_code(2)
         .stderr_has("already exists");
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 6);
+}
+
+/// MBF holds the mines only: a generated folder says where play starts
+/// (`starts.csv`) and what it gives (`expected.csv`), so boards generated
+/// with a safe first click in the corner solve and check without --start.
+#[test]
+fn mbf_boards_carry_their_start_and_expected_outcome() {
+    let tmp = TempDir::new("generate-mbf-start");
+    let dir = tmp.join("boards");
+    let dir_s = dir.to_str().unwrap();
+    sapper([
+        "generate",
+        "--first-click",
+        "safe",
+        "--format",
+        "mbf",
+        "-o",
+        dir_s,
+        "--count",
+        "20",
+    ])
+    .ok();
+    let starts = std::fs::read_to_string(dir.join("starts.csv")).unwrap();
+    assert!(
+        starts.starts_with("board,row,col\nfield_1.mbf,0,0\n"),
+        "{starts}"
+    );
+    sapper(["solve", dir_s, "--check-expected"])
+        .ok()
+        .stdout_has("20 fields, 20 solved, 0 stuck")
+        .stderr_has("20 of 20 fields as expected");
 }
 
 #[test]

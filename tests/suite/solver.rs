@@ -4,23 +4,11 @@
 //! both ways reach the same fixpoint — hypotheses is complete, so where play
 //! stops does not depend on who proved what.
 
-mod support;
-
+use crate::util::{default_tiers, Rng};
 use proptest::prelude::*;
 use sapper_engine::methods::MethodTable;
-use sapper_engine::rules::Rulebase;
-use sapper_engine::solver::{solve_field_with, Layers, RuleTiers, SolveOutcome};
+use sapper_engine::solver::{solve_field_with, Layers, SolveOutcome};
 use sapper_engine::{Field, Grid};
-use std::sync::OnceLock;
-
-fn default_rules() -> &'static RuleTiers {
-    static RULES: OnceLock<RuleTiers> = OnceLock::new();
-    RULES.get_or_init(|| {
-        let rb =
-            Rulebase::from_bytes(sapper_engine::rules::DEFAULT_RULEBASE).expect("default rulebase");
-        RuleTiers::new(&rb)
-    })
-}
 
 /// A field with mines where `mine_at` says, open at `open`.
 fn field(h: usize, w: usize, mine: Vec<bool>, open: Vec<bool>) -> Field {
@@ -29,7 +17,7 @@ fn field(h: usize, w: usize, mine: Vec<bool>, open: Vec<bool>) -> Field {
 
 fn solve(f: &Field, rules: bool) -> SolveOutcome {
     let layers = Layers {
-        rules: rules.then(default_rules),
+        rules: rules.then(default_tiers),
         methods: true,
         budget: sapper_engine::budget::Budget::unlimited(),
     };
@@ -40,7 +28,7 @@ fn solve(f: &Field, rules: bool) -> SolveOutcome {
 #[test]
 fn a_1000_by_1000_field_is_solved_to_its_fixpoint() {
     let (h, w) = (1000, 1000);
-    let mut rng = support::Rng::new(0x1234_5678_9abc_def1);
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     let mine: Vec<bool> = (0..h * w).map(|_| rng.chance(12)).collect();
     // Open one 0 near the middle; the solver's start opens its region.
     let probe = Field::from_mines(Grid::new(h, w), mine.clone(), vec![false; h * w]);

@@ -2,15 +2,11 @@
 //! determinism, and a referee written here that drives the engine
 //! protocol over the same boards `play` uses and gets the same games.
 
-mod support;
-
+use crate::util::{default_tiers, repo, sapper, sapper_command, sapper_with, TempDir};
 use sapper_engine::game::{game_rng, random_layout, FirstClick, Game, Level, Opened};
 use sapper_engine::play::{play_game, Policy, SapperPlayer};
-use sapper_engine::rules::Rulebase;
-use sapper_engine::solver::RuleTiers;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use support::{repo, sapper, sapper_with};
+use std::process::Stdio;
 
 #[test]
 fn play_summarizes_the_same_games_on_one_and_two_threads() {
@@ -62,7 +58,7 @@ fn play_summarizes_the_same_games_on_one_and_two_threads() {
 
 #[test]
 fn play_writes_one_line_per_game_and_refuses_bad_levels() {
-    let tmp = support::TempDir::new("play-games");
+    let tmp = TempDir::new("play-games");
     let file = tmp.join("games.jsonl");
     sapper([
         "play",
@@ -83,17 +79,13 @@ fn play_writes_one_line_per_game_and_refuses_bad_levels() {
         .stderr_has("do not fit");
 }
 
-fn default_tiers() -> RuleTiers {
-    RuleTiers::new(&Rulebase::read(repo().join("rules/default.rules")).unwrap())
-}
-
 /// The engine, driven line by line: each answer's cells are opened on a
 /// game held here, until it is won or lost. The games, their clicks and
 /// guesses are those `play_game` records on the same boards.
 #[test]
 fn a_referee_driving_the_engine_gets_the_games_play_gets() {
     let (level, first_click, start, seed) = (Level::EXPERT, FirstClick::Safe, (0, 0), 8);
-    let mut engine = Command::new(env!("CARGO_BIN_EXE_sapper"))
+    let mut engine = sapper_command()
         .arg("engine")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -101,8 +93,7 @@ fn a_referee_driving_the_engine_gets_the_games_play_gets() {
         .unwrap();
     let mut to_engine = engine.stdin.take().unwrap();
     let mut from_engine = BufReader::new(engine.stdout.take().unwrap());
-    let tiers = default_tiers();
-    let mut player = SapperPlayer::new(Some(&tiers), Policy::SecondSafety);
+    let mut player = SapperPlayer::new(Some(default_tiers()), Policy::SecondSafety);
     for index in 0..12 {
         let expected = play_game(level, first_click, start, seed, index, &mut player).unwrap();
         let layout = random_layout(level, first_click, start, &mut game_rng(seed, index));

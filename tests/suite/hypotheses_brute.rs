@@ -4,11 +4,7 @@
 //! when no layout exists. On real-size boards, where brute force cannot go,
 //! every cell it forces must agree with the ground truth.
 
-#[path = "support/hyp_boards.rs"]
-mod hyp_boards;
-mod support;
-
-use hyp_boards::{
+use crate::util::hyp_boards::{
     consistent, endgame, extreme_total, perturbed, played, real_size, recounted, sparse, wild, Case,
 };
 use proptest::prelude::*;

@@ -1,0 +1,263 @@
+//! Every input surface is bounded, and flags and documents agree with the
+//! binary: standard input and engine lines under a cap (checked under a
+//! hard address-space limit, so unbounded growth would crash instead of
+//! answering), counts streamed, search limits capped, flags that do not
+//! combine refused at parse time, outputs opened before the work.
+
+use crate::util::{repo, sapper, sapper_command, sapper_with, TempDir};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// `sapper ARGS` under a 1 GiB address-space limit (`ulimit -v`), its
+/// standard input fed with `bytes` zero or '?' bytes and closed; returns
+/// (exit status, stdout, stderr). A reader that held its input would run
+/// out of memory and abort instead of refusing it.
+fn under_memory_limit(args: &str, fill: u8, bytes: usize) -> (i32, String, String) {
+    let binary = env!("CARGO_BIN_EXE_sapper");
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg(format!("ulimit -v 1048576; exec '{binary}' {args}"))
+        .current_dir(repo())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![fill; 1 << 16];
+        let mut left = bytes;
+        while left > 0 {
+            let n = left.min(chunk.len());
+            if stdin.write_all(&chunk[..n]).is_err() {
+                break; // the reader stopped reading: fine
+            }
+            left -= n;
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn standard_input_is_refused_past_the_file_cap_in_bounded_memory() {
+    // 80 MB of closed cells on one line: more than the 64 MB cap.
+    let (code, _, err) = under_memory_limit("analyse -", b'?', 80 << 20);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("<stdin>: is larger than 64 MB"), "{err}");
+}
+
+#[test]
+fn positions_are_capped_at_a_million_cells() {
+    let dir = TempDir::new("bounds-cells");
+    let wide = dir.join("wide.txt");
+    std::fs::write(&wide, format!("{}\n", "?".repeat(1_000_001))).unwrap();
+    sapper(["analyse", wide.to_str().unwrap()])
+        .expect_code(1)
+        .stderr_has("more than 1000000 cells");
+    // Any shape within the cap is a position: a band of 10 × 2000.
+    let band = dir.join("band.txt");
+    std::fs::write(&band, format!("{}\n", ".".repeat(2000)).repeat(10)).unwrap();
+    sapper(["analyse", band.to_str().unwrap()]).ok();
+}
+
+#[test]
+fn an_engine_line_past_its_cap_is_answered_at_once_and_skipped_in_bounded_memory() {
+    // 10 MB of zeros and no line end: one answer, bounded memory.
+    let (code, out, err) = under_memory_limit("engine", 0, 10 << 20);
+    assert_eq!(code, 0, "{err}");
+    let answers: Vec<&str> = out.lines().collect();
+    assert_eq!(answers.len(), 1, "{out}");
+    assert!(answers[0].contains("line 1: longer than 4 MB"), "{out}");
+}
+
+#[test]
+fn the_engine_answers_every_line_with_cells_only_and_cells_from_zero() {
+    let lines = [
+        r#"{"rows": ["??1.", "?21.", "11.."], "mines": 2}"#,
+        "",
+        r#"{"rows": ["mines 5", "???"]}"#,
+        r##"{"rows": ["# hi"]}"##,
+        r#"{"rows": ["???\n???"]}"#,
+        r#"{"rows": ["???", ""]}"#,
+        r#"{"rows": ["?2?", "?9?"]}"#,
+        r#"{"rows": ["??"], "mines": 5000000000}"#,
+        r#"{"rows": ["????"], "density": 0.5}"#,
+        r#"{"rows": ["111", "1?1", "111"], "mines": 1}"#,
+    ];
+    let input = lines.join("\n") + "\n";
+    let run = sapper_with(&repo(), ["engine"], Some(&input), 0);
+    run.ok();
+    let answers: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        answers.len(),
+        lines.len(),
+        "one answer a line:\n{}",
+        run.stdout
+    );
+    // The README's and --help's example: (0,0) safe, two mines.
+    assert_eq!(
+        answers[0],
+        r#"{"flag":[[0,1],[1,0]],"guess":false,"open":[[0,0]]}"#
+    );
+    assert!(answers[1].contains("line 2: blank line"), "{}", answers[1]);
+    assert!(answers[2].contains("line 3: row 0, column 0: unexpected `m`"));
+    assert!(answers[3].contains("line 4: row 0, column 0: unexpected `#`"));
+    assert!(answers[4].contains("line 5: row 0, column 3: unexpected"));
+    assert!(answers[5].contains("line 6: row 1, column 0: row 1 has 0 cells"));
+    assert!(answers[6].contains("line 7: row 1, column 1: unexpected `9`"));
+    assert!(
+        answers[7].contains("from 0 to 4294967295"),
+        "{}",
+        answers[7]
+    );
+    assert!(answers[8].contains(r#""guess":true"#), "{}", answers[8]);
+    assert!(
+        answers[9].contains("no safe cell is left to open: every closed cell is a mine"),
+        "{}",
+        answers[9]
+    );
+    for a in &answers {
+        assert!(!a.contains("no mine layout fits: no mine"), "{a}");
+    }
+}
+
+/// The first line of stdout of a run, then the run killed.
+fn first_line_then_kill(mut child: Child) -> (String, Duration) {
+    let t0 = Instant::now();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let waited = t0.elapsed();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    (line, waited)
+}
+
+#[test]
+fn huge_counts_stream_their_first_board_at_once() {
+    for count in ["1000000000", "18446744073709551615"] {
+        let child = sapper_command()
+            .args(["generate", "--level", "beginner", "--count", count])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let (line, waited) = first_line_then_kill(child);
+        assert!(line.starts_with("{\"cols\":9,"), "{count}: {line}");
+        assert!(waited < Duration::from_secs(20), "{count}: {waited:?}");
+    }
+    sapper(["generate", "--count", "-1"])
+        .expect_code(2)
+        .stderr_has("`-1`: expected a whole number of at least 1");
+    sapper(["play", "--games", "0"])
+        .expect_code(2)
+        .stderr_has("`0`: expected a whole number of at least 1");
+}
+
+#[test]
+fn games_are_written_as_they_end_and_a_huge_run_keeps_flat_memory() {
+    // A billion games under 1 GiB of address space for two seconds: the
+    // records are not collected (they would need ~40 GB).
+    let binary = env!("CARGO_BIN_EXE_sapper");
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576; exec '{binary}' play --level beginner --games 1000000000"
+        ))
+        .current_dir(repo())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+    child.kill().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    child.wait().unwrap();
+    assert!(!err.contains("memory allocation"), "{err}");
+
+    let dir = TempDir::new("bounds-games");
+    let file = dir.join("games.jsonl");
+    let run = sapper([
+        "play",
+        "--level",
+        "beginner",
+        "--games",
+        "300",
+        "--json",
+        "--games-json",
+        file.to_str().unwrap(),
+    ]);
+    run.ok();
+    let lines = std::fs::read_to_string(&file).unwrap();
+    let indices: Vec<u64> = lines
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["index"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(indices, (0..300).collect::<Vec<_>>());
+}
+
+#[test]
+fn outputs_are_opened_before_the_work_and_errors_name_the_users_path() {
+    let dir = TempDir::new("bounds-outputs");
+    // A parent that is a file: nothing can be created under it.
+    let file = dir.join("plain");
+    std::fs::write(&file, "x").unwrap();
+    let target = file.join("out");
+    let t0 = Instant::now();
+    let run = sapper([
+        "generate",
+        "--count",
+        "3000",
+        "-o",
+        target.to_str().unwrap(),
+    ]);
+    run.expect_code(2).stderr_has("plain/out");
+    assert!(!run.stderr.contains(".tmp-"), "{}", run.stderr);
+    assert!(t0.elapsed() < Duration::from_secs(5));
+    let run = sapper([
+        "play",
+        "--games",
+        "20000",
+        "--games-json",
+        target.to_str().unwrap(),
+    ]);
+    run.expect_code(2).stderr_has("plain/out");
+    assert!(t0.elapsed() < Duration::from_secs(10));
+    // Nothing was left behind.
+    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 1);
+}
+
+#[test]
+fn search_limits_are_capped_and_flags_that_do_not_combine_are_refused_at_parse_time() {
+    sapper(["play", "--endgame-layouts", "18446744073709551615"])
+        .expect_code(2)
+        .stderr_has("--endgame-layouts");
+    sapper([
+        "analyse",
+        "samples/positions/guess.txt",
+        "--probabilities",
+        "--deductions",
+        "--only",
+        "rules",
+    ])
+    .expect_code(2)
+    .stderr_has("'--probabilities' cannot be used with '--only <ONLY>'");
+    sapper(["rules", "index", "default"]).expect_code(2);
+}
