@@ -35,7 +35,7 @@
 //! board is no-guess by the same test as above. After [`MAX_REPAIRS`]
 //! moves without success it starts again from a fresh layout. The moves
 //! shape the boards (mines drift away from where play gets stuck), so the
-//! boards are **not** uniform among no-guess boards; `tests/generate.rs`
+//! boards are **not** uniform among no-guess boards; `tests/suite/generate.rs`
 //! measures how far on a small board.
 
 use crate::board::{Cell, Field};

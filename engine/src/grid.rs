@@ -300,7 +300,7 @@ mod tests {
                 assert_eq!(g.rc(i), (i as usize / w, i as usize % w), "w {w} i {i}");
             }
         }
-        let mut rng = crate::test_rng::XorShift64::new(0x9e37_79b9);
+        let mut rng = crate::test_rng::TestRng::new(0x9e37_79b9);
         for _ in 0..10_000 {
             let x = rng.next_u64();
             let w = (x % 5000 + 1) as usize;

@@ -1,23 +1,21 @@
-//! The unit tests' one seeded generator (the integration tests have theirs
-//! in `tests/support/`, which this crate cannot reach): xorshift64 with
-//! shifts 13, 7, 17 — fast, deterministic, and good enough to vary test
-//! inputs; nothing here needs statistical quality.
+//! The unit tests' seeded generator: the same one as the integration
+//! tests' (`tests/suite/util`), `rand_xoshiro`'s Xoshiro256++ seeded by
+//! `seed_from_u64` — deterministic, and more than good enough to vary test
+//! inputs.
 
-/// xorshift64 from a non-zero seed (a zero seed is made 1).
-pub(crate) struct XorShift64(u64);
+use rand::{Rng as _, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
-impl XorShift64 {
-    pub(crate) fn new(seed: u64) -> XorShift64 {
-        XorShift64(seed.max(1))
+/// A seeded generator for tests.
+pub(crate) struct TestRng(Xoshiro256PlusPlus);
+
+impl TestRng {
+    pub(crate) fn new(seed: u64) -> TestRng {
+        TestRng(Xoshiro256PlusPlus::seed_from_u64(seed))
     }
 
     pub(crate) fn next_u64(&mut self) -> u64 {
-        let mut s = self.0;
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        self.0 = s;
-        s
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n > 0`; the modulo bias does not matter here).

@@ -514,7 +514,7 @@ fn check_index_equals_naive(board: &Board) -> Result<(), String> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
 
-    /// Issue "synth": every rule of the default rulebase is sound where it
+    /// Every rule of the default rulebase is sound where it
     /// matches on real fields.
     #[test]
     fn every_matching_rule_agrees_with_the_truth(recipe in field_recipes()) {

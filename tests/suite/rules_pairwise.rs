@@ -1,4 +1,4 @@
-//! Issue "runtime": `analyse --only rules` (the rule layer alone, to its
+//! `analyse --only rules` (the rule layer alone, to its
 //! fixpoint, with the default rulebase of orders 1–2) finds every deduction
 //! that single numbers and pairs of numbers allow, and nothing unsound.
 //!

@@ -793,7 +793,7 @@ mod tests {
     /// from a pseudo-random layout of the outer rows).
     fn chain(w: usize, seed: u64) -> Board {
         let grid = Grid::new(3, w);
-        let mut rng = crate::test_rng::XorShift64::new(seed);
+        let mut rng = crate::test_rng::TestRng::new(seed);
         let mines: Vec<bool> = (0..3 * w)
             .map(|i| {
                 let draw = rng.below(5);

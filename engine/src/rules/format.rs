@@ -37,7 +37,7 @@
 //!
 //! Sorted rules share long prefixes with their predecessor, so a record is
 //! mostly the tail where two neighbouring patterns differ. On the exhaustive
-//! test set of `tests/rulebase_format.rs` (`measure_bytes_per_rule`: 663,186
+//! test set of `examples/bytes_per_rule.rs` (663,186
 //! rules of orders 1–3 in windows 3–6) the whole file takes 3.16 bytes per
 //! rule; 3×3 alone 2.2, the sparsest set (4×5, order 2) 3.7.
 //!

@@ -205,7 +205,7 @@ mod tests {
     use super::*;
 
     /// The byte-for-byte check of the embedded index against a fresh build
-    /// is `tests/frozen_index.rs`; here, that loading it needs no fallback.
+    /// is `tests/suite/frozen_index.rs`; here, that loading it needs no fallback.
     #[test]
     fn the_default_rules_load_from_the_embedded_index_without_a_note() {
         let loaded = default_tiers().unwrap();

@@ -35,7 +35,7 @@ pub use symmetry::{map_point, SYMMETRIES};
 pub const DEFAULT_RULEBASE: &[u8] = include_bytes!("../../rules/default.rules");
 
 /// [`DEFAULT_RULEBASE`] decoded. Its framing and checksum are checked; its
-/// rules are not re-proven here — `tests/default_rulebase.rs` proves these
+/// rules are not re-proven here — `tests/suite/default_rulebase.rs` proves these
 /// exact bytes, rule by rule.
 pub fn default_rulebase() -> Result<Rulebase, format::RulebaseError> {
     Rulebase::from_trusted_bytes(DEFAULT_RULEBASE)

@@ -191,7 +191,7 @@ fn numbers_with_nothing_closed_are_checked() {
 
 /// A deterministic pseudo-random layout for the long-chain test.
 fn layout(len: usize, seed: u64) -> Vec<bool> {
-    let mut rng = crate::test_rng::XorShift64::new(seed);
+    let mut rng = crate::test_rng::TestRng::new(seed);
     (0..len).map(|_| rng.below(6) < 2).collect()
 }
 

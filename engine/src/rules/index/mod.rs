@@ -162,7 +162,7 @@ impl fmt::Display for RejectedRule {
 
 /// How [`RuleIndex::find_with`] reads the revealed numbers around the
 /// placements it examines. Not part of the library's API: public (and
-/// hidden) only so that the property tests in `tests/matcher.rs` can hold
+/// hidden) only so that the property tests in `tests/suite/matcher.rs` can hold
 /// every reading to the same naive oracle.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
