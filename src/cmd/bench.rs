@@ -2,11 +2,10 @@
 //! method table, like the research's Tables 21–23.
 
 use super::common::{
-    by_source_json, median, methods_json, print_method_table, round3, rules_by_order_json,
-    BudgetArgs, RulesArgs,
+    by_source_json, median, methods_json, print_method_table, read_inputs, round3,
+    rules_by_order_json, BudgetArgs, RulesArgs,
 };
 use super::CliError;
-use sapper_engine::formats::thesis::{find_fields, read_field};
 use sapper_engine::methods::MethodTable;
 use sapper_engine::solver::{solve_field_with, BySource, Layers};
 use sapper_engine::{Field, Method};
@@ -83,11 +82,27 @@ impl Totals {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    // The fields, read as `solve` reads them (corpora, MBF boards); one
+    // that cannot be read is reported and left out, the others timed.
     let mut fields: Vec<(String, Field)> = Vec::new();
-    for path in &args.paths {
-        for r in find_fields(path)? {
-            let f = read_field(&r.dir)?;
-            fields.push((r.name, f));
+    let mut unreadable = false;
+    for (path, read) in read_inputs(&args.paths, None) {
+        match read {
+            Err(e) => {
+                eprintln!("sapper: error: {}: {e}", path.display());
+                unreadable = true;
+            }
+            Ok(list) => {
+                for (r, f) in list {
+                    match f {
+                        Ok(f) => fields.push((r.name, f)),
+                        Err(e) => {
+                            eprintln!("sapper: error: {e}");
+                            unreadable = true;
+                        }
+                    }
+                }
+            }
         }
     }
     let index = args.rules.index()?;
@@ -220,7 +235,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             }
         }
     }
-    if compared.is_some_and(|(_, differ)| !differ.is_empty()) {
+    if unreadable || compared.is_some_and(|(_, differ)| !differ.is_empty()) {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)

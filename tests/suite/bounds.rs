@@ -261,3 +261,40 @@ fn search_limits_are_capped_and_flags_that_do_not_combine_are_refused_at_parse_t
     .stderr_has("'--probabilities' cannot be used with '--only <ONLY>'");
     sapper(["rules", "index", "default"]).expect_code(2);
 }
+
+#[test]
+fn bench_reads_fields_as_solve_does_and_goes_on_past_an_unreadable_one() {
+    let dir = TempDir::new("bounds-bench");
+    let corpus = dir.join("corpus");
+    std::fs::create_dir(&corpus).unwrap();
+    let copy = |from: &str, to: &str| {
+        let target = corpus.join(to);
+        std::fs::create_dir(&target).unwrap();
+        for file in ["field_info.csv", "status.csv", "values.csv"] {
+            std::fs::copy(repo().join(from).join(file), target.join(file)).unwrap();
+        }
+    };
+    copy("samples/fields/field_1", "a");
+    copy("samples/fields/field_2", "c");
+    std::fs::create_dir(corpus.join("b")).unwrap();
+    std::fs::write(corpus.join("b/field_info.csv"), "1,1,0\n").unwrap();
+    sapper(["bench", corpus.to_str().unwrap()])
+        .expect_code(1)
+        .stderr_has("b/status.csv: file not found")
+        .stdout_has("2 fields, 2 solved");
+    // MBF boards, as solve reads them (with their starts file).
+    let boards = dir.join("boards");
+    sapper([
+        "generate",
+        "--count",
+        "3",
+        "--format",
+        "mbf",
+        "-o",
+        boards.to_str().unwrap(),
+    ])
+    .ok();
+    sapper(["bench", boards.to_str().unwrap()])
+        .ok()
+        .stdout_has("3 fields, 3 solved");
+}
