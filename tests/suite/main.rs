@@ -24,6 +24,7 @@ mod bounds;
 mod cli;
 mod cli_probabilities;
 mod default_rulebase;
+mod docs;
 mod formats;
 mod frozen_index;
 mod generate;
