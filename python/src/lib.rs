@@ -6,8 +6,8 @@
 //! calls spread over rayon's threads with one probability counter each.
 //! Inputs are validated here (types, shapes, codes) so that nothing
 //! panics across the boundary; engine errors become `ValueError` with the
-//! engine's message. Boards: see [`input`]; the ms_toollib-compatible
-//! helpers: see [`compat`].
+//! engine's message. Boards: see the `input` module; the ms_toollib-compatible
+//! helpers: see the `compat` module.
 
 mod compat;
 mod input;
