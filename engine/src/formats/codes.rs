@@ -14,7 +14,6 @@
 //! count from 0 in every message. Any other code is an error naming its
 //! cell.
 
-use super::position::{impossible_number, total_problem};
 use crate::board::{Cell, Field, Position};
 use crate::error::InputError;
 use crate::grid::Grid;
@@ -93,20 +92,7 @@ impl Position {
                 }
             });
         }
-        if let Some(total) = total_mines {
-            if let Some(problem) = total_problem(&cells, total) {
-                return Err(InputError::new(problem));
-            }
-        }
-        if let Some((i, problem)) = impossible_number(grid, &cells) {
-            let (r, c) = grid.rc(i);
-            return Err(InputError::at(r, c, problem));
-        }
-        Ok(Position {
-            grid,
-            cells,
-            total_mines,
-        })
+        Position::checked(grid, cells, total_mines)
     }
 
     /// The cell codes of the position, row after row.

@@ -355,7 +355,19 @@ impl Position {
                     .map(|b| CELL_OF_BYTE[b as usize].unwrap_or(Cell::Unknown)),
             );
         }
-        let grid = Grid::new(h, w);
+        Position::checked(Grid::new(h, w), cells, total_mines)
+    }
+
+    /// The position of `cells` on `grid` with `total_mines`, after the
+    /// local checks the text format makes (the total against the flags
+    /// and closed cells, each number against its neighbours), cells named
+    /// from 0.
+    pub(crate) fn checked(
+        grid: Grid,
+        cells: Vec<Cell>,
+        total_mines: Option<u32>,
+    ) -> Result<Position, crate::InputError> {
+        use crate::InputError;
         if let Some(total) = total_mines {
             if let Some(problem) = total_problem(&cells, total) {
                 return Err(InputError::new(problem));
