@@ -499,16 +499,86 @@ fn contradiction(board: &Board) -> ProbabilityError {
     }
 }
 
-/// Buffers of the programmes, per number type, reused between calls.
+/// Buffers of the programmes, reused between calls: the key scratch, and
+/// per number type its [`Buffers`].
 #[derive(Default)]
 struct Work {
     keys: KeyScratch,
-    layers_f64: Vec<Layers<f64>>,
-    layers_wide: Vec<Layers<Wide>>,
-    back_f64: BackScratch<f64>,
-    back_wide: BackScratch<Wide>,
-    groups_f64: Vec<GroupWeights<f64>>,
-    groups_wide: Vec<GroupWeights<Wide>>,
+    f64: Buffers<f64>,
+    wide: Buffers<Wide>,
+}
+
+/// What the components counted in one number type keep: each component's
+/// forward layers, and the backward pass's scratch and group weights. The
+/// steps of [`run`] on one component, generic over the number type.
+struct Buffers<T> {
+    layers: Vec<Layers<T>>,
+    back: BackScratch<T>,
+    groups: Vec<GroupWeights<T>>,
+}
+
+impl<T> Default for Buffers<T> {
+    fn default() -> Self {
+        Buffers {
+            layers: Vec::new(),
+            back: BackScratch::default(),
+            groups: Vec::new(),
+        }
+    }
+}
+
+impl<T: Num> Buffers<T> {
+    /// Room for the layers of `n` components.
+    fn reserve(&mut self, n: usize) {
+        if self.layers.len() < n {
+            self.layers.resize_with(n, Layers::default);
+        }
+    }
+
+    /// Component `c`'s forward pass (`held` bytes kept by the components
+    /// before it); the bytes its layers keep.
+    fn forward(
+        &mut self,
+        c: usize,
+        plan: &Plan,
+        system: &System,
+        keys: &mut KeyScratch,
+        budget: &Budget,
+        held: usize,
+    ) -> Result<usize, Failure> {
+        let layers = &mut self.layers[c];
+        forward(plan, system, keys, budget, held, layers)?;
+        Ok(layers.bytes())
+    }
+
+    /// Component `c`'s backward pass under the outside weights `omega`
+    /// (within `omega_err`), its groups' probabilities written into
+    /// `per_cell`; returns their largest error bound.
+    #[allow(clippy::too_many_arguments)]
+    fn backward(
+        &mut self,
+        c: usize,
+        plan: &Plan,
+        system: &System,
+        omega: &[T],
+        omega_err: f64,
+        keys: &mut KeyScratch,
+        budget: &Budget,
+        per_cell: &mut [f64],
+    ) -> Result<f64, Failure> {
+        backward(
+            plan,
+            system,
+            &self.layers[c],
+            omega,
+            omega_err,
+            &mut self.back,
+            keys,
+            budget,
+            &mut self.groups,
+        )?;
+        Ok(set_groups(plan, system, &self.groups, per_cell))
+    }
 }
 
 /// The number type of one component's programmes.
@@ -522,11 +592,11 @@ enum Kind {
 fn forward_counts(work: &Work, c: usize, kind: Kind) -> (u32, Vec<Wide>, f64) {
     match kind {
         Kind::F64 => {
-            let (lo, n, err) = work.layers_f64[c].counts();
+            let (lo, n, err) = work.f64.layers[c].counts();
             (lo, n.iter().map(|&x| Wide::from_f64(x)).collect(), err)
         }
         Kind::Wide => {
-            let (lo, n, err) = work.layers_wide[c].counts();
+            let (lo, n, err) = work.wide.layers[c].counts();
             (lo, n.to_vec(), err)
         }
     }
@@ -569,31 +639,20 @@ fn run(
             }
         })
         .collect();
-    if work.layers_f64.len() < plans.len() {
-        work.layers_f64.resize_with(plans.len(), Layers::default);
-    }
-    if work.layers_wide.len() < plans.len() {
-        work.layers_wide.resize_with(plans.len(), Layers::default);
-    }
+    work.f64.reserve(plans.len());
+    work.wide.reserve(plans.len());
     let mut held = 0;
     for (c, plan) in plans.iter().enumerate() {
+        let keys = &mut work.keys;
         held += match kinds[c] {
-            Kind::F64 => {
-                let l = &mut work.layers_f64[c];
-                forward(plan, system, &mut work.keys, budget, held, l)?;
-                l.bytes()
-            }
-            Kind::Wide => {
-                let l = &mut work.layers_wide[c];
-                forward(plan, system, &mut work.keys, budget, held, l)?;
-                l.bytes()
-            }
+            Kind::F64 => work.f64.forward(c, plan, system, keys, budget, held)?,
+            Kind::Wide => work.wide.forward(c, plan, system, keys, budget, held)?,
         };
     }
     out.known_counts.clear();
     for (c, &kind) in kinds.iter().enumerate() {
         out.known_counts.push(match kind {
-            Kind::F64 => exact_counts(&work.layers_f64[c]),
+            Kind::F64 => exact_counts(&work.f64.layers[c]),
             Kind::Wide => None,
         });
     }
@@ -641,43 +700,31 @@ fn run(
         }
     };
     for (c, plan) in plans.iter().enumerate() {
+        let keys = &mut work.keys;
         let bound = match kinds[c] {
-            Kind::Wide => {
-                backward(
-                    plan,
-                    system,
-                    &work.layers_wide[c],
-                    &omegas[c],
-                    omega_errs[c],
-                    &mut work.back_wide,
-                    &mut work.keys,
-                    budget,
-                    &mut work.groups_wide,
-                )?;
-                set_groups(plan, system, &work.groups_wide, out.per_cell)
-            }
+            Kind::Wide => work.wide.backward(
+                c,
+                plan,
+                system,
+                &omegas[c],
+                omega_errs[c],
+                keys,
+                budget,
+                out.per_cell,
+            )?,
             Kind::F64 => {
                 // The weights scaled to at most 1 and rounded to f64; a
                 // positive weight below the normal range is raised to
                 // 2^-1022 so that zero stays "no layout" (see "Accuracy").
                 let (omega, err, raised) = to_f64_weights(&omegas[c], omega_errs[c]);
-                backward(
-                    plan,
-                    system,
-                    &work.layers_f64[c],
-                    &omega,
-                    err,
-                    &mut work.back_f64,
-                    &mut work.keys,
-                    budget,
-                    &mut work.groups_f64,
-                )?;
                 let raised = if raised {
                     raised_weight_error(plan.cells())
                 } else {
                     0.0
                 };
-                set_groups(plan, system, &work.groups_f64, out.per_cell) + raised
+                work.f64
+                    .backward(c, plan, system, &omega, err, keys, budget, out.per_cell)?
+                    + raised
             }
         };
         out.error_bound = out.error_bound.max(bound);
@@ -775,16 +822,13 @@ fn run_total_f64(
     work: &mut Work,
     out: &mut Output<'_>,
 ) -> Result<(), Failure> {
-    if work.layers_f64.len() < plans.len() {
-        work.layers_f64.resize_with(plans.len(), Layers::default);
-    }
-    let layers = &mut work.layers_f64[..plans.len()];
+    let buffers = &mut work.f64;
+    buffers.reserve(plans.len());
     let mut held = 0;
-    for (plan, l) in plans.iter().zip(layers.iter_mut()) {
-        forward(plan, system, &mut work.keys, budget, held, l)?;
-        held += l.bytes();
+    for (c, plan) in plans.iter().enumerate() {
+        held += buffers.forward(c, plan, system, &mut work.keys, budget, held)?;
     }
-    let layers = &work.layers_f64[..plans.len()];
+    let layers = &buffers.layers[..plans.len()];
     out.known_counts.clear();
     out.known_counts.extend(layers.iter().map(exact_counts));
     let counts: Vec<Counts<'_, f64>> = layers
@@ -797,18 +841,17 @@ fn run_total_f64(
     let combined = combine(&counts, remaining, interior, budget, &mut work.keys)?;
     let mut bound = 0.0f64;
     for (c, plan) in plans.iter().enumerate() {
-        backward(
+        let b = buffers.backward(
+            c,
             plan,
             system,
-            &layers[c],
             &combined.omega[c],
             combined.omega_err[c],
-            &mut work.back_f64,
             &mut work.keys,
             budget,
-            &mut work.groups_f64,
+            out.per_cell,
         )?;
-        bound = bound.max(set_groups(plan, system, &work.groups_f64, out.per_cell));
+        bound = bound.max(b);
     }
     if let Some(w) = combined.interior {
         let (p, b) = probability(&w);
