@@ -19,9 +19,9 @@
 //!   (`rules/default.rules`): building one `RuleIndex` per order from the
 //!   decoded rules, every orientation of every rule. Decoding the file is
 //!   not timed.
-//! - `rules/index_load`: `RuleTiers::from_index` of the index that
-//!   `build.rs` froze from the same rulebase (what the binary does instead
-//!   of `index_build`). Memory is reused from run to run, so the first
+//! - `rules/index_load`: `RuleTiers::from_index` of the index frozen from
+//!   the same rulebase and embedded in the engine (what the binary does
+//!   instead of `index_build`). Memory is reused from run to run, so the first
 //!   touch of fresh pages a new process pays is not in it.
 //! - `rules/match_full/order_N`: `RuleIndex::find(board, None, ..)` of tier
 //!   N (a full scan, every placement examined, no dirty list) over the

@@ -6,7 +6,8 @@
 //! Indexing a rulebase ([`RuleTiers::new`]) builds hash tables sized for
 //! the build: for the 790,825 rules of an order-3 rulebase that is over a
 //! second and hundreds of megabytes at every start. The default rulebase
-//! avoids it because `build.rs` freezes its index at compile time; any
+//! avoids it because its frozen index is embedded in the engine
+//! ([`load::DEFAULT_INDEX`](crate::rules::load::DEFAULT_INDEX)); any
 //! other rulebase can have the same frozen form ([`frozen`](super::frozen))
 //! saved next to it, as `NAME.index` beside `NAME`: `sapper rules index
 //! NAME` writes it, and `sapper synth -o NAME` and `sapper solve --learn
