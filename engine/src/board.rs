@@ -144,19 +144,7 @@ impl Contradiction {
 
     /// Human-readable, with cells as `(row,col)` (zero-based).
     pub fn describe(&self, grid: Grid) -> String {
-        let mut s = format!("no mine layout fits: {}", self.reason);
-        if !self.cells.is_empty() {
-            s.push_str(" (cells");
-            for &c in self.cells.iter().take(16) {
-                let (r, col) = grid.rc(c);
-                s.push_str(&format!(" ({r},{col})"));
-            }
-            if self.cells.len() > 16 {
-                s.push_str(&format!(" and {} more", self.cells.len() - 16));
-            }
-            s.push(')');
-        }
-        s
+        crate::Error::contradiction(self, grid).to_string()
     }
 }
 

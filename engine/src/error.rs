@@ -101,13 +101,7 @@ impl Error {
                 cell,
                 value,
                 source,
-            } => {
-                let (row, col) = grid.rc(cell);
-                Error::Internal(format!(
-                    "{} concluded ({row},{col}) is {value}, the ground truth disagrees",
-                    source.name()
-                ))
-            }
+            } => Error::Internal(crate::solver::unsound_text(grid, cell, value, source)),
         }
     }
 

@@ -73,12 +73,7 @@ impl FileError {
 }
 
 /// An I/O error in words, without the OS error number.
-pub fn describe_io_error(e: &std::io::Error) -> String {
-    describe_io(e)
-}
-
-/// [`describe_io_error`].
-pub(crate) fn describe_io(e: &std::io::Error) -> String {
+pub fn describe_io(e: &std::io::Error) -> String {
     use std::io::ErrorKind::*;
     match e.kind() {
         NotFound => "file or folder not found".into(),

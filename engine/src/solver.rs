@@ -74,6 +74,15 @@ pub enum SolveError {
     OverBudget(OverBudget),
 }
 
+/// A deduction the ground truth contradicts, in words (cell as `(row,col)`).
+pub(crate) fn unsound_text(grid: crate::Grid, cell: u32, value: Value, source: Source) -> String {
+    let (row, col) = grid.rc(cell);
+    format!(
+        "{} concluded ({row},{col}) is {value}, the ground truth disagrees",
+        source.name()
+    )
+}
+
 impl SolveError {
     /// The error in words, cells as `(row,col)` on `grid`.
     pub fn describe(&self, grid: crate::Grid) -> String {
@@ -84,14 +93,10 @@ impl SolveError {
                 cell,
                 value,
                 source,
-            } => {
-                let (row, col) = grid.rc(*cell);
-                format!(
-                    "internal error: {} concluded ({row},{col}) is {value}, the ground truth \
-                     disagrees",
-                    source.name()
-                )
-            }
+            } => format!(
+                "internal error: {}",
+                unsound_text(grid, *cell, *value, *source)
+            ),
         }
     }
 }

@@ -435,17 +435,16 @@ pub fn read_inputs(paths: &[PathBuf], start: Option<(usize, usize)>) -> Vec<Inpu
                 let fields = boards.and_then(|boards| {
                     // Where play starts on each board: --start, else
                     // the folder's starts file, else (3,3).
-                    let starts = mbf_starts(path)?;
+                    let starts: std::collections::HashMap<std::ffi::OsString, (usize, usize)> =
+                        mbf_starts(path)?
+                            .into_iter()
+                            .map(|(board, at)| (board.into(), at))
+                            .collect();
                     Ok(boards
                         .into_iter()
                         .map(|file| {
                             let name = file.file_name().unwrap_or_default();
-                            let start = start.or_else(|| {
-                                starts
-                                    .iter()
-                                    .find(|(b, _)| name == b.as_str())
-                                    .map(|(_, s)| *s)
-                            });
+                            let start = start.or_else(|| starts.get(name).copied());
                             let field = read_mbf_field(&file, start);
                             let name = file
                                 .strip_prefix(path)

@@ -266,7 +266,7 @@ impl Folder {
             format!(
                 "{}: cannot create the folder: {}",
                 dir.display(),
-                sapper_engine::files::describe_io_error(&e)
+                sapper_engine::files::describe_io(&e)
             )
         })?;
         Ok(Folder {
@@ -333,7 +333,7 @@ impl Folder {
         format!(
             "{}: cannot write the boards: {}",
             self.dir.display(),
-            sapper_engine::files::describe_io_error(e)
+            sapper_engine::files::describe_io(e)
         )
         .into()
     }
