@@ -7,7 +7,9 @@ use crate::error::Error;
 use crate::game::{FirstClick, Level};
 use crate::generate::{self, Generated, Request};
 use crate::methods::MethodTable;
-use crate::play::{self, GameRecord, Move, Player, Policy, SapperPlayer, ENDGAME_LAYOUTS};
+use crate::play::{
+    self, GameRecord, Guessing, Move, Player, Policy, SapperPlayer, ENDGAME_LAYOUTS,
+};
 use crate::probabilities::Probabilities;
 use crate::rules::load::{self, LoadNote, Loaded, Trust};
 use crate::solver::{self, Analysis, BySource, Layers, RuleTiers, SolveOutcome};
@@ -300,7 +302,8 @@ impl Engine {
                     // deductions to methods differently from run to run.
                     let mut player = self
                         .player(settings.policy)
-                        .with_endgame(settings.endgame_layouts);
+                        .with_endgame(settings.endgame_layouts)
+                        .with_guessing(settings.guessing);
                     let r = play::play_game(
                         level,
                         settings.first_click,
@@ -500,6 +503,8 @@ pub struct PlaySettings {
     /// Positions with at most this many layouts are played by exact search
     /// of the game tree; 0: never.
     pub endgame_layouts: usize,
+    /// The refinements of [`Policy::SecondSafety`] (default: all on).
+    pub guessing: Guessing,
 }
 
 impl PlaySettings {
@@ -514,6 +519,7 @@ impl PlaySettings {
             seed: 1,
             policy: Policy::SecondSafety,
             endgame_layouts: ENDGAME_LAYOUTS,
+            guessing: Guessing::default(),
         }
     }
 

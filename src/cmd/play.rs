@@ -5,7 +5,7 @@ use super::CliError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sapper_engine::files::WholeFile;
 use sapper_engine::game::FirstClick;
-use sapper_engine::play::{Policy, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
+use sapper_engine::play::{Guessing, Policy, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
 use sapper_engine::{Engine, Method, PlaySettings};
 use std::io::Write as _;
 use std::ops::ControlFlow;
@@ -55,6 +55,15 @@ pub struct Args {
         value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_ENDGAME_LAYOUTS as u64)
     )]
     endgame_layouts: usize,
+    /// Turn off refinements of `second-safety`, to measure what each is
+    /// worth on the same games (comma-separated or repeated):
+    /// `free-fifties` (open a cell that is safe or half of an unavoidable
+    /// 50/50 before any other guess), `influence` (count back the part of a
+    /// guess's risk that a 50/50 makes unavoidable anyway), `blend` (rate
+    /// the next move by its two best safeties, not the best alone), `dead`
+    /// (guess dead cells, which can show one number only, like any other).
+    #[arg(long, value_enum, value_name = "LEAD", value_delimiter = ',')]
+    without: Vec<LeadArg>,
     /// One JSON summary object instead of text.
     #[arg(long)]
     json: bool,
@@ -63,6 +72,14 @@ pub struct Args {
     /// whole at the end (checked writable before the first game).
     #[arg(long, value_name = "FILE")]
     games_json: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum LeadArg {
+    FreeFifties,
+    Influence,
+    Blend,
+    Dead,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -88,6 +105,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         PolicyArg::Informed => Policy::Informed,
         PolicyArg::SecondSafety => Policy::SecondSafety,
     };
+    let mut guessing = Guessing::default();
+    for lead in &args.without {
+        match lead {
+            LeadArg::FreeFifties => guessing.free_fifties = false,
+            LeadArg::Influence => guessing.influence = 0.0,
+            LeadArg::Blend => guessing.blend = false,
+            LeadArg::Dead => guessing.skip_dead = false,
+        }
+    }
     let engine = Engine::from_tiers(Some(default_tiers()?));
     let seed = args.game.seed;
     let settings = PlaySettings {
@@ -98,6 +124,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         seed,
         policy,
         endgame_layouts: args.endgame_layouts,
+        guessing,
     };
     let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
     bar.set_style(
@@ -162,6 +189,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 Policy::SecondSafety => "second-safety",
             },
             "endgame_layouts": args.endgame_layouts,
+            "guessing": {
+                "free_fifties": guessing.free_fifties,
+                "influence": guessing.influence,
+                "blend": guessing.blend,
+                "skip_dead": guessing.skip_dead,
+            },
             "opened_by_source": by_source_json(&opened_by),
             "opened_by_rule_order": rules_by_order_json(&opened_by),
         });

@@ -46,9 +46,14 @@ use crate::probabilities::Probabilities;
 use crate::solver::{analyse_position_with, BySource, Layers, RuleTiers};
 
 pub mod endgame;
+pub mod fifty;
+pub mod guess;
 
 pub use endgame::{
     Endgame, ExactGuess, ENDGAME_BYTES, ENDGAME_LAYOUTS, ENDGAME_STATES, MAX_ENDGAME_LAYOUTS,
+};
+pub use guess::{
+    Guessing, INFLUENCE_WEIGHT, SECOND_SAFETY_CANDIDATES, SECOND_SAFETY_SPREAD, TOLERANCE,
 };
 
 /// A move: cells to open; `guess` when none of them is proven safe (then
@@ -86,10 +91,6 @@ pub enum Policy {
     SecondSafety,
 }
 
-/// Cells whose mine probability is within this of the least count as tied
-/// for [`Policy::Informed`].
-pub const TOLERANCE: f64 = 0.002;
-
 /// The sapper player: the solver's deductions, then an exact-probability
 /// guess. Keeps its buffers from move to move.
 pub struct SapperPlayer<'r> {
@@ -104,6 +105,8 @@ pub struct SapperPlayer<'r> {
     /// Positions with at most this many layouts are played exactly
     /// ([`endgame`]); 0: never.
     endgame_layouts: usize,
+    /// The refinements of [`Policy::SecondSafety`].
+    guessing: Guessing,
 }
 
 /// The mine density a guess assumes on a position without a total.
@@ -123,7 +126,15 @@ impl<'r> SapperPlayer<'r> {
             budget: Budget::default_limits(),
             density: DEFAULT_DENSITY,
             endgame_layouts: ENDGAME_LAYOUTS,
+            guessing: Guessing::default(),
         }
+    }
+
+    /// The refinements [`Policy::SecondSafety`] guesses with (default: all
+    /// of them, [`Guessing::default`]); the other policies ignore them.
+    pub fn with_guessing(mut self, guessing: Guessing) -> SapperPlayer<'r> {
+        self.guessing = guessing;
+        self
     }
 
     /// The time and memory one move may use (default
@@ -195,14 +206,8 @@ impl Player for SapperPlayer<'_> {
             });
         }
         let (cell, p) = match self.policy {
-            Policy::SecondSafety => second_safety(
-                board,
-                &self.probabilities,
-                &mut self.scratch,
-                density,
-                &budget,
-            ),
-            policy => choose_guess(board, &self.probabilities, policy),
+            Policy::SecondSafety => self.second_safety(board, density, &budget),
+            policy => guess::choose_guess(board, &self.probabilities, policy),
         }
         .ok_or(crate::Error::NothingToOpen)?;
         Ok(Move {
@@ -215,6 +220,29 @@ impl Player for SapperPlayer<'_> {
 }
 
 impl SapperPlayer<'_> {
+    /// The guess of [`Policy::SecondSafety`]: a free guess if there is one
+    /// and [`Guessing::free_fifties`] is on, else [`guess::second_safety`].
+    fn second_safety(
+        &mut self,
+        board: &Board,
+        density: Option<f64>,
+        budget: &Budget,
+    ) -> Option<(u32, f64)> {
+        if self.guessing.free_fifties {
+            if let Some(c) = fifty::free_guess(board, &mut self.scratch, density, budget) {
+                return Some((c, self.probabilities.probability(c).unwrap_or(0.5)));
+            }
+        }
+        guess::second_safety(
+            board,
+            &self.probabilities,
+            &mut self.scratch,
+            density,
+            budget,
+            &self.guessing,
+        )
+    }
+
     /// The exact endgame guess on `board` (whose probabilities are
     /// computed), when it has few enough layouts and the search finishes.
     fn exact_endgame(&self, board: &Board) -> Option<ExactGuess> {
@@ -230,131 +258,6 @@ impl SapperPlayer<'_> {
         }
         Endgame::enumerate(board, self.endgame_layouts)?.best_guess()
     }
-}
-
-/// The guess of `policy` on `board` (whose probabilities are computed).
-fn choose_guess(board: &Board, p: &Probabilities, policy: Policy) -> Option<(u32, f64)> {
-    let closed = p.closed_cells();
-    let least = p.least().unwrap_or(f64::INFINITY);
-    let prob = |c: u32| p.probability(c).unwrap_or(f64::INFINITY);
-    match policy {
-        Policy::LeastProbability => closed
-            .iter()
-            .copied()
-            .find(|&c| prob(c) == least)
-            .map(|c| (c, prob(c))),
-        Policy::Informed | Policy::SecondSafety => {
-            let grid = board.grid();
-            let (h, w) = (grid.h as i64, grid.w as i64);
-            let key = |c: u32| {
-                let closed_around = board.unknown_around(c);
-                let (r, col) = grid.rc(c);
-                let (r, col) = (r as i64, col as i64);
-                let to_corner = r.min(h - 1 - r) + col.min(w - 1 - col);
-                (closed_around, to_corner, c)
-            };
-            closed
-                .iter()
-                .copied()
-                .filter(|&c| prob(c) <= least + TOLERANCE)
-                .min_by_key(|&c| key(c))
-                .map(|c| (c, prob(c)))
-        }
-    }
-}
-
-/// Candidates `second_safety` looks ahead from: at most this many, all
-/// within [`SECOND_SAFETY_SPREAD`] of the least probability.
-pub const SECOND_SAFETY_CANDIDATES: usize = 12;
-/// How far above the least mine probability (an absolute difference of
-/// probabilities) a cell may be and still be a `second_safety` candidate.
-pub const SECOND_SAFETY_SPREAD: f64 = 0.08;
-
-/// The guess that maximizes the chance of surviving it *and* the next
-/// move: `P(c safe) · Σ_v P(c shows v | c safe) · S_v`, where `S_v` is the
-/// best safety of the position after `c` shows `v` (1 when that position
-/// has a proven-safe cell). Exact: `P(c shows v | c safe)` is the share of
-/// the layouts with `c` safe in which `c` shows `v` (their counts are the
-/// layout counts of the positions with `c` revealed as `v`), and `S_v` comes
-/// from that position's exact probabilities. Only the cells closest to the
-/// least probability are looked at (the cheapest by
-/// [`Policy::Informed`]'s key among equals), to bound the cost to a few
-/// dozen probability computations per guess.
-fn second_safety(
-    board: &Board,
-    p: &Probabilities,
-    scratch: &mut Probabilities,
-    density: Option<f64>,
-    budget: &Budget,
-) -> Option<(u32, f64)> {
-    let grid = board.grid();
-    let (h, w) = (grid.h as i64, grid.w as i64);
-    let prob = |c: u32| p.probability(c).unwrap_or(f64::INFINITY);
-    let least = p.least().unwrap_or(f64::INFINITY);
-    let informed_key = |c: u32| {
-        let (r, col) = grid.rc(c);
-        let (r, col) = (r as i64, col as i64);
-        (
-            board.unknown_around(c),
-            r.min(h - 1 - r) + col.min(w - 1 - col),
-            c,
-        )
-    };
-    let mut candidates: Vec<u32> = p
-        .closed_cells()
-        .iter()
-        .copied()
-        .filter(|&c| prob(c) <= least + SECOND_SAFETY_SPREAD)
-        .collect();
-    candidates.sort_by(|&a, &b| {
-        prob(a)
-            .total_cmp(&prob(b))
-            .then_with(|| informed_key(a).cmp(&informed_key(b)))
-    });
-    candidates.truncate(SECOND_SAFETY_CANDIDATES);
-    let mut best: Option<(f64, u32)> = None;
-    let mut after = board.clone();
-    for &c in &candidates {
-        let safe = 1.0 - prob(c);
-        let known = grid
-            .neighbours(c)
-            .iter()
-            .filter(|&&n| board.cell(n) == Cell::Mine)
-            .count() as u8;
-        let closed = board.unknown_around(c) as u8;
-        // log10 of the layout count with `c` showing `v`, and the best
-        // safety of that position.
-        let mut outcomes: Vec<(f64, f64)> = Vec::with_capacity(9);
-        for v in known..=known + closed {
-            after.set(c, Cell::Revealed(v));
-            // A number `c` cannot show (no layout fits) is skipped, as is
-            // one whose count runs out of budget.
-            if !matches!(
-                scratch.compute_if_consistent(&after, density, budget),
-                Ok(true)
-            ) {
-                continue;
-            }
-            let safest = scratch.least().unwrap_or(1.0);
-            outcomes.push((scratch.log10_layouts(), 1.0 - safest));
-        }
-        after.set(c, board.cell(c));
-        let Some(top) = outcomes.iter().map(|o| o.0).reduce(f64::max) else {
-            continue;
-        };
-        let (mut weight, mut next) = (0.0, 0.0);
-        for (log10, safety) in outcomes {
-            let share = 10f64.powf(log10 - top);
-            weight += share;
-            next += share * safety;
-        }
-        let score = safe * next / weight;
-        if best.is_none_or(|(s, _)| score > s + 1e-12) {
-            best = Some((score, c));
-        }
-    }
-    best.map(|(_, c)| (c, prob(c)))
-        .or_else(|| choose_guess(board, p, Policy::Informed))
 }
 
 /// How one game went.

@@ -1,0 +1,603 @@
+//! Unavoidable 50/50s: the guesses that cost nothing, and the share of a
+//! cell's risk that no play can avoid.
+//!
+//! # The maths
+//!
+//! A *pattern* is two closed cells side by side, or a 2×2 box of closed
+//! cells, with two *ways* to hold its mines: one cell or the other for a
+//! pair, one diagonal or the other for a box. Its *outside* is the cells
+//! next to it that see a different number of pattern mines in the two
+//! ways: for a pair, the cells next to exactly one of the two; for a box,
+//! its four outer diagonal corners (every other neighbour of a box sees one
+//! cell of each diagonal).
+//!
+//! Let `S` be the layouts in which the pattern holds its mines one way or
+//! the other and every outside cell is a mine. When no outside cell is
+//! revealed, swapping the two ways maps `S` onto itself and changes nothing
+//! a player can ever see: a revealed cell next to the pattern counts the
+//! same either way, an outside cell is a mine and never shows a number,
+//! and the total is the same. So the two halves of `S` are told apart only
+//! by opening a pattern cell: on every swapped pair of layouts any strategy
+//! opens the same cell first and loses one of the two. **Every strategy
+//! loses at least half of `S`**, and each way holds exactly half of it.
+//!
+//! - **Free guess** ([`free_guess`]): a cell `c` every one of whose mine
+//!   layouts lies in `S`, with `c` a mine in one way (a *pseudo-50/50*: `c`
+//!   is either safe or half of an unavoidable 50/50). Opening `c` now loses
+//!   exactly the layouts with a mine on `c`: one half of `S`, which any
+//!   strategy loses anyway. It is never worse than any other plan — on the
+//!   other half of `S` the player can play the mirror image of what that
+//!   plan did on the lost half — and the number `c` shows may help
+//!   elsewhere, so the player opens it before any other guess.
+//! - **Influence** ([`influence`]): for any closed cell, the probability of
+//!   the layouts that put it in a pattern's `S` — as one of its cells, which
+//!   a guess loses on one way (half of `S`), or as an outside cell, which a
+//!   guess loses on all of `S` when half was lost anyway. Either way the
+//!   amount is `P(one way ∧ S)`, the part of the cell's mine probability
+//!   that no strategy avoids. The second-safety guess counts it back in
+//!   (see `super::guess`). Patterns may overlap, so the sum is capped at the
+//!   cell's mine and safe probabilities.
+//!
+//! # How
+//!
+//! Everything is decided on the exact layout counts of
+//! [`Probabilities`]: "every mine layout of `c` lies in `S`" is a handful of
+//! consistency checks (with `c` a mine, each other cell of its way a mine,
+//! each cell of the other way safe, each outside cell a mine — no layout
+//! fits the opposite), and `P(one way ∧ S)` is the layout count with those
+//! cells set, over the count of the position. Only patterns that can
+//! matter are counted: cells on the frontier (a pattern far from every
+//! number is forced only by the total), at most two outside cells still
+//! unknown (one for the influence of a pair), and a chance of `S` above
+//! [`INFLUENCE_FLOOR`].
+
+use crate::board::{Board, Cell};
+use crate::budget::Budget;
+use crate::grid::Grid;
+use crate::probabilities::Probabilities;
+
+/// Patterns whose `P(one way ∧ S)` cannot reach this are not counted for
+/// [`influence`] (by a bound from the mine probabilities, then exactly).
+pub const INFLUENCE_FLOOR: f64 = 0.025;
+
+/// A pattern: its cells, which of them hold the mines in the first way
+/// (the others hold them in the second), and its unknown outside cells.
+struct Pattern {
+    cells: Vec<u32>,
+    first_way: Vec<bool>,
+    outside: Vec<u32>,
+}
+
+impl Pattern {
+    /// The pair `a`, `b` (closed, side by side), if none of its outside
+    /// cells is revealed.
+    fn pair(board: &Board, a: u32, b: u32) -> Option<Pattern> {
+        let grid = board.grid();
+        let (na, nb) = (grid.neighbours(a), grid.neighbours(b));
+        let one_sided = na
+            .iter()
+            .filter(|x| !nb.contains(x))
+            .chain(nb.iter().filter(|x| !na.contains(x)))
+            .copied()
+            .filter(|&x| x != a && x != b);
+        Some(Pattern {
+            cells: vec![a, b],
+            first_way: vec![true, false],
+            outside: unknown_outside(board, one_sided)?,
+        })
+    }
+
+    /// The 2×2 box with top-left cell `(r, c)` (all closed), if none of
+    /// its outer corners is revealed.
+    fn square(board: &Board, r: usize, c: usize) -> Option<Pattern> {
+        let grid = board.grid();
+        let cells = vec![
+            grid.index(r, c),
+            grid.index(r, c + 1),
+            grid.index(r + 1, c),
+            grid.index(r + 1, c + 1),
+        ];
+        let corners = [(-1, -1), (-1, 2), (2, -1), (2, 2)]
+            .into_iter()
+            .filter_map(|(dr, dc)| at(grid, r as i64 + dr, c as i64 + dc));
+        Some(Pattern {
+            cells,
+            first_way: vec![true, false, false, true],
+            outside: unknown_outside(board, corners)?,
+        })
+    }
+
+    /// The cells to set for "`cell` is a mine and the layout lies in `S`":
+    /// the mines (the way holding `cell`, the outside) and the safe cells
+    /// (the other way).
+    fn fixed_with_mine_on(&self, cell: usize) -> (Vec<u32>, Vec<u32>) {
+        let way = self.first_way[cell];
+        let (mut mines, mut safe) = (self.outside.clone(), Vec::new());
+        for (k, &x) in self.cells.iter().enumerate() {
+            if self.first_way[k] == way {
+                mines.push(x);
+            } else {
+                safe.push(x);
+            }
+        }
+        (mines, safe)
+    }
+}
+
+/// The cell at `(r, c)` if it is on the board.
+fn at(grid: Grid, r: i64, c: i64) -> Option<u32> {
+    let on = (0..grid.h as i64).contains(&r) && (0..grid.w as i64).contains(&c);
+    on.then(|| grid.index(r as usize, c as usize))
+}
+
+/// The outside cells still unknown, or `None` if one can be revealed
+/// (already revealed, or proven safe).
+fn unknown_outside(board: &Board, outside: impl Iterator<Item = u32>) -> Option<Vec<u32>> {
+    let mut unknown = Vec::new();
+    for x in outside {
+        match board.cell(x) {
+            Cell::Revealed(_) | Cell::Safe => return None,
+            Cell::Unknown => unknown.push(x),
+            Cell::Mine => {}
+        }
+    }
+    Some(unknown)
+}
+
+/// Whether `c` is next to a revealed number.
+fn on_frontier(board: &Board, c: u32) -> bool {
+    board
+        .grid()
+        .neighbours(c)
+        .iter()
+        .any(|&n| matches!(board.cell(n), Cell::Revealed(_)))
+}
+
+/// The pairs with `t` as first cell: its right and lower neighbours, then
+/// its left and upper ones (all four for free guesses; the first two list
+/// every pair once).
+fn partners(grid: Grid, t: u32, all: bool) -> impl Iterator<Item = u32> {
+    let (r, c) = grid.rc(t);
+    let (r, c) = (r as i64, c as i64);
+    let mut around = vec![at(grid, r, c + 1), at(grid, r + 1, c)];
+    if all {
+        around = vec![
+            at(grid, r, c + 1),
+            at(grid, r, c - 1),
+            at(grid, r + 1, c),
+            at(grid, r - 1, c),
+        ];
+    }
+    around.into_iter().flatten()
+}
+
+/// Sets cells, answers whether a layout fits, and puts them back.
+struct Trial<'a> {
+    board: Board,
+    scratch: &'a mut Probabilities,
+    density: Option<f64>,
+    budget: &'a Budget,
+}
+
+impl Trial<'_> {
+    /// Whether some layout has every cell of `mines` a mine and every cell
+    /// of `safe` safe (a count that fails, out of budget, counts as
+    /// "fits": nothing is concluded from it).
+    fn fits(&mut self, mines: &[u32], safe: &[u32]) -> bool {
+        self.with(mines, safe, |result, _| result != Ok(false))
+    }
+
+    /// `log10` of the layouts with `mines` and `safe` set, `None` if none
+    /// fits or the count fails.
+    fn log10_layouts(&mut self, mines: &[u32], safe: &[u32]) -> Option<f64> {
+        self.with(mines, safe, |result, counted| {
+            (result == Ok(true)).then(|| counted.log10_layouts())
+        })
+    }
+
+    /// `answer(whether a layout fits, the counts)` on the board with
+    /// `mines` and `safe` set.
+    fn with<R>(
+        &mut self,
+        mines: &[u32],
+        safe: &[u32],
+        answer: impl FnOnce(Result<bool, ()>, &Probabilities) -> R,
+    ) -> R {
+        for &m in mines {
+            self.board.set(m, Cell::Mine);
+        }
+        for &s in safe {
+            self.board.set(s, Cell::Safe);
+        }
+        let result = self
+            .scratch
+            .compute_if_consistent(&self.board, self.density, self.budget)
+            .map_err(|_| ());
+        let answer = answer(result, self.scratch);
+        for &c in mines.iter().chain(safe) {
+            self.board.set(c, Cell::Unknown);
+        }
+        answer
+    }
+}
+
+/// Whether every layout with a mine on `pattern.cells[k]` lies in the
+/// pattern's `S`.
+fn is_free(trial: &mut Trial, pattern: &Pattern, k: usize) -> bool {
+    let t = pattern.cells[k];
+    let (mines, safe) = pattern.fixed_with_mine_on(k);
+    // With `t` a mine, no layout may put a mine on a cell of the other way
+    // or leave a cell of its own way or of the outside safe.
+    safe.iter().all(|&x| !trial.fits(&[t, x], &[]))
+        && mines
+            .iter()
+            .filter(|&&x| x != t)
+            .all(|&x| !trial.fits(&[t], &[x]))
+}
+
+/// A free guess on `board` (no cell proven safe; see the module doc), the
+/// first found: pairs in cell order, then boxes.
+pub fn free_guess(
+    board: &Board,
+    scratch: &mut Probabilities,
+    density: Option<f64>,
+    budget: &Budget,
+) -> Option<u32> {
+    let grid = board.grid();
+    let unknown = |c: u32| board.cell(c) == Cell::Unknown;
+    let mut trial = Trial {
+        board: board.clone(),
+        scratch,
+        density,
+        budget,
+    };
+    for t in (0..grid.len() as u32).filter(|&t| unknown(t) && on_frontier(board, t)) {
+        for u in partners(grid, t, true).filter(|&u| unknown(u) && on_frontier(board, u)) {
+            let Some(pair) = Pattern::pair(board, t, u) else {
+                continue;
+            };
+            if pair.outside.len() <= 2 && is_free(&mut trial, &pair, 0) {
+                return Some(t);
+            }
+        }
+    }
+    for r in 0..grid.h.saturating_sub(1) {
+        for c in 0..grid.w.saturating_sub(1) {
+            let Some(square) = boxed(board, r, c) else {
+                continue;
+            };
+            if square.outside.len() > 2 || !square.cells.iter().all(|&x| on_frontier(board, x)) {
+                continue;
+            }
+            // Each cell, then its diagonal, then the other diagonal's.
+            for k in [0, 3, 1, 2] {
+                if is_free(&mut trial, &square, k) {
+                    return Some(square.cells[k]);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The 2×2 box at `(r, c)` if its four cells are unknown and no outer
+/// corner is revealed.
+fn boxed(board: &Board, r: usize, c: usize) -> Option<Pattern> {
+    let square = Pattern::square(board, r, c)?;
+    square
+        .cells
+        .iter()
+        .all(|&x| board.cell(x) == Cell::Unknown)
+        .then_some(square)
+}
+
+/// Every cell's 50/50 influence on `board` (whose probabilities `p` are
+/// computed with its total), see the module doc; 0 for the cells that are
+/// not closed. Patterns are counted only where they can move a cell to
+/// within `reach` of being guessed with weight `weight`: some cell `x` of
+/// theirs has `p(x) − weight · e ≤ reach`, where `e` is twice the product of
+/// the cells' probabilities of being what the way needs (an estimate of
+/// `P(one way ∧ S)`, which bounds the work, not the result).
+pub fn influence(
+    board: &Board,
+    p: &Probabilities,
+    scratch: &mut Probabilities,
+    budget: &Budget,
+    weight: f64,
+    reach: f64,
+) -> Vec<f64> {
+    let grid = board.grid();
+    let n = grid.len();
+    let prob = |c: u32| p.probability(c).unwrap_or(0.0);
+    let base = p.log10_layouts();
+    let mut trial = Trial {
+        board: board.clone(),
+        scratch,
+        density: None,
+        budget,
+    };
+    let (mut in_pairs, mut in_boxes, mut outside) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    // `P(first way ∧ S)` of a pattern worth counting.
+    let mut share = |pattern: &Pattern| -> Option<f64> {
+        let (mines, safe) = pattern.fixed_with_mine_on(0);
+        let chance = |x: &u32| prob(*x);
+        let bound = mines
+            .iter()
+            .map(chance)
+            .chain(safe.iter().map(|x| 1.0 - chance(x)))
+            .fold(1.0, f64::min);
+        if bound <= INFLUENCE_FLOOR {
+            return None;
+        }
+        let estimate = 2.0
+            * mines.iter().map(chance).product::<f64>()
+            * safe.iter().map(|x| 1.0 - chance(x)).product::<f64>();
+        let can_matter =
+            |cells: &[u32]| cells.iter().any(|&x| prob(x) - weight * estimate <= reach);
+        if !can_matter(&mines) && !can_matter(&safe) {
+            return None;
+        }
+        let share = 10f64.powf(trial.log10_layouts(&mines, &safe)? - base);
+        (share > INFLUENCE_FLOOR).then_some(share)
+    };
+    let unknown = |c: u32| board.cell(c) == Cell::Unknown;
+    for t in (0..n as u32).filter(|&t| unknown(t)) {
+        for u in partners(grid, t, false).filter(|&u| unknown(u)) {
+            let Some(pair) = Pattern::pair(board, t, u).filter(|p| p.outside.len() <= 1) else {
+                continue;
+            };
+            let Some(s) = share(&pair) else { continue };
+            for &x in &pair.cells {
+                in_pairs[x as usize] += s;
+            }
+            for &x in &pair.outside {
+                outside[x as usize] += s;
+            }
+        }
+    }
+    for r in 0..grid.h.saturating_sub(1) {
+        for c in 0..grid.w.saturating_sub(1) {
+            let Some(square) = boxed(board, r, c).filter(|p| p.outside.len() <= 2) else {
+                continue;
+            };
+            let Some(s) = share(&square) else { continue };
+            for &x in &square.cells {
+                in_boxes[x as usize] = f64::max(in_boxes[x as usize], s);
+            }
+            for &x in &square.outside {
+                outside[x as usize] += s;
+            }
+        }
+    }
+    (0..n)
+        .map(|i| match p.probability(i as u32) {
+            Some(q) => (in_pairs[i] + in_boxes[i] + outside[i]).min(q).min(1.0 - q),
+            None => 0.0,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::TestRng;
+    use std::collections::HashMap;
+
+    /// A board from rows of `?` (closed), `F` (known mine) and digits.
+    fn board(rows: &[&str], total: u32) -> Board {
+        let grid = Grid::new(rows.len(), rows[0].len());
+        let cells = rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .map(|ch| match ch {
+                '?' => Cell::Unknown,
+                'F' => Cell::Mine,
+                d => Cell::Revealed(d.to_digit(10).unwrap() as u8),
+            })
+            .collect();
+        Board::new(grid, cells, Some(total))
+    }
+
+    /// An independent referee: every layout of a small board by brute
+    /// force, and the most of them perfect play wins.
+    struct Referee {
+        /// Layouts as bit masks over the cells (known mines included).
+        layouts: Vec<u32>,
+        neighbours: Vec<u32>,
+        closed: Vec<u32>,
+    }
+
+    impl Referee {
+        fn new(board: &Board) -> Referee {
+            let grid = board.grid();
+            let n = grid.len();
+            assert!(n <= 20);
+            let neighbours: Vec<u32> = (0..n as u32)
+                .map(|c| grid.neighbours(c).iter().fold(0, |m, &d| m | 1 << d))
+                .collect();
+            let closed: Vec<u32> = (0..n as u32)
+                .filter(|&c| board.cell(c) == Cell::Unknown)
+                .collect();
+            let flags = (0..n as u32)
+                .filter(|&c| board.cell(c) == Cell::Mine)
+                .fold(0u32, |m, c| m | 1 << c);
+            let total = board.total_mines().unwrap();
+            let layouts = (0u32..1 << closed.len())
+                .map(|pick| {
+                    closed
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, _)| pick >> k & 1 == 1)
+                        .fold(flags, |m, (_, &c)| m | 1 << c)
+                })
+                .filter(|&l| l.count_ones() == total)
+                .filter(|&l| {
+                    (0..n as u32).all(|c| match board.cell(c) {
+                        Cell::Revealed(v) => (l & neighbours[c as usize]).count_ones() == v as u32,
+                        _ => true,
+                    })
+                })
+                .collect();
+            Referee {
+                layouts,
+                neighbours,
+                closed,
+            }
+        }
+
+        fn shows(&self, layout: u32, c: u32) -> Option<u32> {
+            (layout >> c & 1 == 0).then(|| (layout & self.neighbours[c as usize]).count_ones())
+        }
+
+        /// The layouts of `set` where `c` is safe, by what it shows.
+        fn split(&self, set: &[u32], c: u32) -> Vec<Vec<u32>> {
+            let mut parts: HashMap<u32, Vec<u32>> = HashMap::new();
+            for &l in set {
+                if let Some(v) = self.shows(l, c) {
+                    parts.entry(v).or_default().push(l);
+                }
+            }
+            let mut parts: Vec<_> = parts.into_values().collect();
+            parts.sort();
+            parts
+        }
+
+        /// The most layouts of `set` any strategy wins.
+        fn wins(&self, set: &[u32], memo: &mut HashMap<Vec<u32>, usize>) -> usize {
+            if set.len() <= 1 {
+                return set.len();
+            }
+            if let Some(&w) = memo.get(set) {
+                return w;
+            }
+            let mut best = 0;
+            for &c in &self.closed {
+                let parts = self.split(set, c);
+                // A cell safe everywhere that tells nothing changes nothing.
+                if parts.len() == 1 && parts[0].len() == set.len() {
+                    continue;
+                }
+                best = best.max(parts.iter().map(|p| self.wins(p, memo)).sum());
+            }
+            memo.insert(set.to_vec(), best);
+            best
+        }
+
+        /// The most layouts won by opening `c` first, then playing
+        /// perfectly.
+        fn wins_opening(&self, c: u32, memo: &mut HashMap<Vec<u32>, usize>) -> usize {
+            let parts = self.split(&self.layouts, c);
+            parts.iter().map(|p| self.wins(p, memo)).sum()
+        }
+    }
+
+    #[test]
+    fn a_pair_that_shares_one_mine_and_nothing_else_is_a_free_guess() {
+        let b = board(&["?1", "?1"], 1);
+        let g = free_guess(
+            &b,
+            &mut Probabilities::new(),
+            None,
+            &Budget::default_limits(),
+        );
+        assert_eq!(g, Some(0));
+    }
+
+    #[test]
+    fn a_pair_that_a_revealed_number_tells_apart_is_not_a_free_guess() {
+        // (2,0) sees the lower cell of the pair only: the pair is no 50/50.
+        let b = board(&["?1", "?1", "11"], 1);
+        let g = free_guess(
+            &b,
+            &mut Probabilities::new(),
+            None,
+            &Budget::default_limits(),
+        );
+        assert_eq!(g, None);
+    }
+
+    #[test]
+    fn a_cell_that_is_safe_or_half_of_a_fifty_fifty_is_a_free_guess() {
+        // The 1s share one mine among four cells; with a mine on the left
+        // pair it is a 50/50 for ever, else the left pair is safe.
+        let b = board(&["?1?", "?1?"], 1);
+        let g = free_guess(
+            &b,
+            &mut Probabilities::new(),
+            None,
+            &Budget::default_limits(),
+        );
+        assert_eq!(g, Some(0));
+        let referee = Referee::new(&b);
+        let mut memo = HashMap::new();
+        assert_eq!(
+            referee.wins_opening(0, &mut memo),
+            referee.wins(&referee.layouts.clone(), &mut memo)
+        );
+    }
+
+    /// On random small positions, opening the free guess first wins as
+    /// many layouts as perfect play (an exhaustive referee written here).
+    #[test]
+    fn a_free_guess_loses_nothing_against_perfect_play() {
+        let mut rng = TestRng::new(7);
+        let budget = Budget::default_limits();
+        let mut found = 0;
+        for _ in 0..3000 {
+            let (h, w) = [(3, 4), (4, 4), (2, 6), (3, 5)][rng.below(4)];
+            let grid = Grid::new(h, w);
+            let n = grid.len();
+            let mines = 2 + rng.below(4);
+            let mut layout = vec![false; n];
+            let mut placed = 0;
+            while placed < mines {
+                let c = rng.below(n);
+                placed += !layout[c] as usize;
+                layout[c] = true;
+            }
+            let cells: Vec<Cell> = (0..n as u32)
+                .map(|c| {
+                    if layout[c as usize] || rng.below(2) == 0 {
+                        Cell::Unknown
+                    } else {
+                        let v = grid
+                            .neighbours(c)
+                            .iter()
+                            .filter(|&&d| layout[d as usize])
+                            .count();
+                        Cell::Revealed(v as u8)
+                    }
+                })
+                .collect();
+            let b = Board::new(grid, cells, Some(mines as u32));
+            let Some(c) = free_guess(&b, &mut Probabilities::new(), None, &budget) else {
+                continue;
+            };
+            found += 1;
+            let referee = Referee::new(&b);
+            let mut memo = HashMap::new();
+            let best = referee.wins(&referee.layouts.clone(), &mut memo);
+            assert_eq!(
+                referee.wins_opening(c, &mut memo),
+                best,
+                "opening {c} first on {b:?} loses against perfect play"
+            );
+        }
+        assert!(found >= 50, "only {found} positions had a free guess");
+    }
+
+    #[test]
+    fn the_influence_of_a_lone_fifty_fifty_is_the_chance_it_is_one() {
+        // One mine among the four closed cells: each column is a 50/50
+        // with chance 1/2, each way with chance 1/4.
+        let b = board(&["?1?", "?1?"], 1);
+        let mut p = Probabilities::new();
+        let budget = Budget::default_limits();
+        p.compute(&b, None, &budget).unwrap();
+        let influence = influence(&b, &p, &mut Probabilities::new(), &budget, 0.9, 1.0);
+        for c in [0, 2, 3, 5] {
+            assert!((influence[c] - 0.25).abs() < 1e-12, "{influence:?}");
+        }
+        assert_eq!((influence[1], influence[4]), (0.0, 0.0));
+    }
+}
