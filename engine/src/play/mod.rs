@@ -27,8 +27,14 @@
 //! - [`Policy::SecondSafety`] (shipped): looks two moves ahead — the
 //!   chance of surviving the guess *and* the move after it, from the exact
 //!   probabilities of every position the guess can lead to
-//!   (`second_safety`). About 1.8 points more expert games won than the
-//!   baseline on the same boards.
+//!   ([`guess::second_safety`]). About 1.8 points more expert games won
+//!   than the baseline on the same boards. Its refinements
+//!   ([`Guessing`], each measured on its own): a *free guess* — a cell
+//!   that is safe or half of an unavoidable 50/50 — is opened before any
+//!   other guess, and the part of a cell's risk that a 50/50 makes
+//!   unavoidable anyway is counted back in ([`fifty`]); the position after
+//!   a guess is rated by its two best safeties; a dead candidate (it can
+//!   show one number only) is not guessed while a living one is scored.
 //!
 //! Whatever the policy, a position with at most [`ENDGAME_LAYOUTS`] mine
 //! layouts left is played exactly ([`endgame`]): the guess that wins the
