@@ -457,6 +457,12 @@ fn play<'py>(
         },
     )?;
     out.set_item("endgame_layouts", ENDGAME_LAYOUTS)?;
+    let g = PyDict::new(py);
+    g.set_item("free_fifties", settings.guessing.free_fifties)?;
+    g.set_item("influence", settings.guessing.influence)?;
+    g.set_item("blend", settings.guessing.blend)?;
+    g.set_item("skip_dead", settings.guessing.skip_dead)?;
+    out.set_item("guessing", g)?;
     out.set_item("opened_by_source", by_source(py, &s.opened_by)?)?;
     out.set_item("opened_by_rule_order", rules_by_order(py, &s.opened_by)?)?;
     Ok(out)

@@ -79,6 +79,31 @@ fn play_writes_one_line_per_game_and_refuses_bad_levels() {
         .stderr_has("do not fit");
 }
 
+#[test]
+fn play_without_a_refinement_turns_only_that_one_off_and_refuses_unknown_ones() {
+    let out = sapper([
+        "play",
+        "--level",
+        "beginner",
+        "--games",
+        "20",
+        "--json",
+        "--without",
+        "free-fifties,blend",
+    ])
+    .ok()
+    .stdout
+    .clone();
+    let summary: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        summary["guessing"],
+        serde_json::json!({"free_fifties": false, "influence": 0.9, "blend": false, "skip_dead": true})
+    );
+    sapper(["play", "--games", "5", "--without", "luck"])
+        .expect_code(2)
+        .stderr_has("invalid value 'luck'");
+}
+
 /// The engine, driven line by line: each answer's cells are opened on a
 /// game held here, until it is won or lost. The games, their clicks and
 /// guesses are those `play_game` records on the same boards.
