@@ -385,17 +385,13 @@ mod tests {
 
     /// A board from rows of `?` (closed), `F` (known mine) and digits.
     fn board(rows: &[&str], total: u32) -> Board {
-        let grid = Grid::new(rows.len(), rows[0].len());
-        let cells = rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|ch| match ch {
-                '?' => Cell::Unknown,
-                'F' => Cell::Mine,
-                d => Cell::Revealed(d.to_digit(10).unwrap() as u8),
-            })
-            .collect();
-        Board::new(grid, cells, Some(total))
+        crate::board::board_from_picture(rows, Some(total))
+    }
+
+    /// The free guess of `board`, with fresh buffers.
+    fn free(board: &Board) -> Option<u32> {
+        let budget = Budget::default_limits();
+        free_guess(board, &mut Probabilities::new(), None, &budget)
     }
 
     /// An independent referee: every layout of a small board by brute
@@ -494,26 +490,14 @@ mod tests {
     #[test]
     fn a_pair_that_shares_one_mine_and_nothing_else_is_a_free_guess() {
         let b = board(&["?1", "?1"], 1);
-        let g = free_guess(
-            &b,
-            &mut Probabilities::new(),
-            None,
-            &Budget::default_limits(),
-        );
-        assert_eq!(g, Some(0));
+        assert_eq!(free(&b), Some(0));
     }
 
     #[test]
     fn a_pair_that_a_revealed_number_tells_apart_is_not_a_free_guess() {
         // (2,0) sees the lower cell of the pair only: the pair is no 50/50.
         let b = board(&["?1", "?1", "11"], 1);
-        let g = free_guess(
-            &b,
-            &mut Probabilities::new(),
-            None,
-            &Budget::default_limits(),
-        );
-        assert_eq!(g, None);
+        assert_eq!(free(&b), None);
     }
 
     #[test]
@@ -521,13 +505,7 @@ mod tests {
         // The 1s share one mine among four cells; with a mine on the left
         // pair it is a 50/50 for ever, else the left pair is safe.
         let b = board(&["?1?", "?1?"], 1);
-        let g = free_guess(
-            &b,
-            &mut Probabilities::new(),
-            None,
-            &Budget::default_limits(),
-        );
-        assert_eq!(g, Some(0));
+        assert_eq!(free(&b), Some(0));
         let referee = Referee::new(&b);
         let mut memo = HashMap::new();
         assert_eq!(
@@ -541,7 +519,6 @@ mod tests {
     #[test]
     fn a_free_guess_loses_nothing_against_perfect_play() {
         let mut rng = TestRng::new(7);
-        let budget = Budget::default_limits();
         let mut found = 0;
         for _ in 0..3000 {
             let (h, w) = [(3, 4), (4, 4), (2, 6), (3, 5)][rng.below(4)];
@@ -570,7 +547,7 @@ mod tests {
                 })
                 .collect();
             let b = Board::new(grid, cells, Some(mines as u32));
-            let Some(c) = free_guess(&b, &mut Probabilities::new(), None, &budget) else {
+            let Some(c) = free(&b) else {
                 continue;
             };
             found += 1;

@@ -60,16 +60,6 @@ impl Default for Guessing {
     }
 }
 
-impl Guessing {
-    /// The plain two-move look-ahead: every refinement off.
-    pub const PLAIN: Guessing = Guessing {
-        free_fifties: false,
-        influence: 0.0,
-        blend: false,
-        skip_dead: false,
-    };
-}
-
 /// The guess of `policy` on `board` (whose probabilities are computed)
 /// that looks at this position only.
 pub fn choose_guess(board: &Board, p: &Probabilities, policy: Policy) -> Option<(u32, f64)> {
