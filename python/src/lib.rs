@@ -167,6 +167,20 @@ fn count_layouts<'py>(
         .call_method1("from_bytes", (PyBytes::new(py, &bytes), "little"))
 }
 
+/// The position `board` (with `mines`) describes, and what `f` answers on
+/// it with the shared engine, computed without holding the GIL.
+fn on_position<T: Send>(
+    py: Python<'_>,
+    board: &Bound<'_, PyAny>,
+    mines: Option<i64>,
+    f: impl FnOnce(&Engine, &Position) -> Result<T, Error> + Send,
+) -> PyResult<(Position, T)> {
+    let position = position(read_board(board)?, mines_arg(mines)?)?;
+    let engine = engine()?;
+    let answer = py.detach(|| f(engine, &position)).map_err(value_error)?;
+    Ok((position, answer))
+}
+
 /// `[[row, col], ...]` of row-major cells.
 fn cells(grid: Grid, list: impl IntoIterator<Item = u32>) -> Vec<[usize; 2]> {
     list.into_iter()
@@ -207,11 +221,7 @@ fn analyse<'py>(
     board: &Bound<'py, PyAny>,
     mines: Option<i64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let position = position(read_board(board)?, mines_arg(mines)?)?;
-    let engine = engine()?;
-    let analysis = py
-        .detach(|| engine.analyse(&position))
-        .map_err(value_error)?;
+    let (position, analysis) = on_position(py, board, mines, |e, p| e.analyse(p))?;
     let grid = position.grid;
     let mut deds = analysis.deductions.clone();
     deds.sort_by_key(|d| d.cell);
@@ -249,11 +259,7 @@ fn next_move<'py>(
     board: &Bound<'py, PyAny>,
     mines: Option<i64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let position = position(read_board(board)?, mines_arg(mines)?)?;
-    let engine = engine()?;
-    let m = py
-        .detach(|| engine.next_move(&position))
-        .map_err(value_error)?;
+    let (position, m) = on_position(py, board, mines, |e, p| e.next_move(p))?;
     let out = PyDict::new(py);
     out.set_item("open", cells(position.grid, m.open.iter().copied()))?;
     out.set_item("flag", cells(position.grid, m.flag.iter().copied()))?;

@@ -210,15 +210,20 @@ def hinted(browser):
     )
 
 
-def test_play_a_no_guess_game_to_a_win_by_hints(browser, server):
+def new_game(browser, server, level, kind, seed):
+    """Opens the page's game tab and starts a `kind` game of `level` with `seed`."""
     open_page(browser, server)
     browser.find_element(By.ID, "tab-play").click()
-    Select(browser.find_element(By.ID, "p-level")).select_by_value("intermediate")
-    Select(browser.find_element(By.ID, "p-kind")).select_by_value("noguess")
-    seed = browser.find_element(By.ID, "p-seed")
-    seed.clear()
-    seed.send_keys("42")
+    Select(browser.find_element(By.ID, "p-level")).select_by_value(level)
+    Select(browser.find_element(By.ID, "p-kind")).select_by_value(kind)
+    seed_box = browser.find_element(By.ID, "p-seed")
+    seed_box.clear()
+    seed_box.send_keys(str(seed))
     browser.find_element(By.ID, "p-new").click()
+
+
+def test_play_a_no_guess_game_to_a_win_by_hints(browser, server):
+    new_game(browser, server, "intermediate", "noguess", 42)
     cell(browser, "p-board", 8, 8).click()
     WebDriverWait(browser, 30).until(lambda d: d.execute_script("return document.body.dataset.game") == "playing")
     # A right click flags, another unflags; the counter follows.
@@ -267,14 +272,7 @@ def test_play_a_no_guess_game_to_a_win_by_hints(browser, server):
 
 
 def test_play_random_game_and_chording(browser, server):
-    open_page(browser, server)
-    browser.find_element(By.ID, "tab-play").click()
-    Select(browser.find_element(By.ID, "p-level")).select_by_value("beginner")
-    Select(browser.find_element(By.ID, "p-kind")).select_by_value("random")
-    seed = browser.find_element(By.ID, "p-seed")
-    seed.clear()
-    seed.send_keys("7")
-    browser.find_element(By.ID, "p-new").click()
+    new_game(browser, server, "beginner", "random", 7)
     cell(browser, "p-board", 0, 0).click()
     assert browser.execute_script("return document.body.dataset.game") in ("playing", "won")
     assert cell(browser, "p-board", 0, 0).get_attribute("data-state") == "open"

@@ -91,15 +91,16 @@ impl Pattern {
     /// its outer corners is revealed.
     fn square(board: &Board, r: usize, c: usize) -> Option<Pattern> {
         let grid = board.grid();
+        let top_left = grid.index(r, c);
         let cells = vec![
-            grid.index(r, c),
+            top_left,
             grid.index(r, c + 1),
             grid.index(r + 1, c),
             grid.index(r + 1, c + 1),
         ];
         let corners = [(-1, -1), (-1, 2), (2, -1), (2, 2)]
             .into_iter()
-            .filter_map(|(dr, dc)| at(grid, r as i64 + dr, c as i64 + dc));
+            .filter_map(|(dr, dc)| grid.offset(top_left, dr, dc));
         Some(Pattern {
             cells,
             first_way: vec![true, false, false, true],
@@ -122,12 +123,6 @@ impl Pattern {
         }
         (mines, safe)
     }
-}
-
-/// The cell at `(r, c)` if it is on the board.
-fn at(grid: Grid, r: i64, c: i64) -> Option<u32> {
-    let on = (0..grid.h as i64).contains(&r) && (0..grid.w as i64).contains(&c);
-    on.then(|| grid.index(r as usize, c as usize))
 }
 
 /// The outside cells still unknown, or `None` if one can be revealed
@@ -154,21 +149,17 @@ fn on_frontier(board: &Board, c: u32) -> bool {
 }
 
 /// The pairs with `t` as first cell: its right and lower neighbours, then
-/// its left and upper ones (all four for free guesses; the first two list
-/// every pair once).
+/// (with `all`, for free guesses) its left and upper ones; the first two
+/// alone list every pair once.
 fn partners(grid: Grid, t: u32, all: bool) -> impl Iterator<Item = u32> {
-    let (r, c) = grid.rc(t);
-    let (r, c) = (r as i64, c as i64);
-    let mut around = vec![at(grid, r, c + 1), at(grid, r + 1, c)];
-    if all {
-        around = vec![
-            at(grid, r, c + 1),
-            at(grid, r, c - 1),
-            at(grid, r + 1, c),
-            at(grid, r - 1, c),
-        ];
-    }
-    around.into_iter().flatten()
+    let steps: &[(isize, isize)] = if all {
+        &[(0, 1), (0, -1), (1, 0), (-1, 0)]
+    } else {
+        &[(0, 1), (1, 0)]
+    };
+    steps
+        .iter()
+        .filter_map(move |&(dr, dc)| grid.offset(t, dr, dc))
 }
 
 /// Sets cells, answers whether a layout fits, and puts them back.
