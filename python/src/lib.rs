@@ -468,6 +468,8 @@ fn play<'py>(
     g.set_item("influence", settings.guessing.influence)?;
     g.set_item("blend", settings.guessing.blend)?;
     g.set_item("skip_dead", settings.guessing.skip_dead)?;
+    g.set_item("off_frontier", settings.guessing.off_frontier)?;
+    g.set_item("isolated", settings.guessing.isolated)?;
     out.set_item("guessing", g)?;
     out.set_item("opened_by_source", by_source(py, &s.opened_by)?)?;
     out.set_item("opened_by_rule_order", rules_by_order(py, &s.opened_by)?)?;

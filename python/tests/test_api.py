@@ -47,7 +47,14 @@ def test_play_summary():
     lo, hi = s["ci95"]
     assert lo <= s["win_rate"] <= hi
     assert set(s["opened_by_rule_order"]) == {"1", "2", "3"}
-    assert s["guessing"] == {"free_fifties": True, "influence": 0.9, "blend": True, "skip_dead": True}
+    assert s["guessing"] == {
+        "free_fifties": True,
+        "influence": 0.9,
+        "blend": True,
+        "skip_dead": True,
+        "off_frontier": 2,
+        "isolated": True,
+    }
     assert s == {**s, "games_per_second": s["games_per_second"]}
     again = sapper.play(rows=9, cols=9, mines=10, games=100, seed=3)
     assert again["wins"] == s["wins"]

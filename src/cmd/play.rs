@@ -47,7 +47,7 @@ pub struct Args {
     /// Play positions with at most N mine layouts exactly: an exhaustive
     /// search of the game tree finds the guess that wins most often (it
     /// gives up, and the policy guesses, past 20,000 states or a 64 MB
-    /// table). 0 turns it off; at most 100000.
+    /// table). 0 turns it off; at most 65535.
     #[arg(
         long,
         value_name = "N",
@@ -61,7 +61,11 @@ pub struct Args {
     /// 50/50 before any other guess), `influence` (count back the part of a
     /// guess's risk that a 50/50 makes unavoidable anyway), `blend` (rate
     /// the next move by its two best safeties, not the best alone), `dead`
-    /// (guess dead cells, which can show one number only, like any other).
+    /// (guess dead cells, which can show one number only, like any other),
+    /// `off-frontier-cap` (look ahead from as many cells off the frontier
+    /// as there is room for, not the two with fewest closed neighbours),
+    /// `isolated` (guess in a region nothing else will tell about like
+    /// anywhere else, not by its exact game tree first).
     #[arg(long, value_enum, value_name = "LEAD", value_delimiter = ',')]
     without: Vec<LeadArg>,
     /// One JSON summary object instead of text.
@@ -80,6 +84,8 @@ enum LeadArg {
     Influence,
     Blend,
     Dead,
+    OffFrontierCap,
+    Isolated,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -112,6 +118,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             LeadArg::Influence => guessing.influence = 0.0,
             LeadArg::Blend => guessing.blend = false,
             LeadArg::Dead => guessing.skip_dead = false,
+            LeadArg::OffFrontierCap => guessing.off_frontier = None,
+            LeadArg::Isolated => guessing.isolated = false,
         }
     }
     let engine = Engine::from_tiers(Some(default_tiers()?));
@@ -194,6 +202,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 "influence": guessing.influence,
                 "blend": guessing.blend,
                 "skip_dead": guessing.skip_dead,
+                "off_frontier": guessing.off_frontier,
+                "isolated": guessing.isolated,
             },
             "opened_by_source": by_source_json(&opened_by),
             "opened_by_rule_order": rules_by_order_json(&opened_by),

@@ -89,7 +89,7 @@ fn play_without_a_refinement_turns_only_that_one_off_and_refuses_unknown_ones() 
         "20",
         "--json",
         "--without",
-        "free-fifties,blend",
+        "free-fifties,blend,off-frontier-cap",
     ])
     .ok()
     .stdout
@@ -97,7 +97,14 @@ fn play_without_a_refinement_turns_only_that_one_off_and_refuses_unknown_ones() 
     let summary: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(
         summary["guessing"],
-        serde_json::json!({"free_fifties": false, "influence": 0.9, "blend": false, "skip_dead": true})
+        serde_json::json!({
+            "free_fifties": false,
+            "influence": 0.9,
+            "blend": false,
+            "skip_dead": true,
+            "off_frontier": null,
+            "isolated": true,
+        })
     );
     sapper(["play", "--games", "5", "--without", "luck"])
         .expect_code(2)

@@ -48,12 +48,14 @@ use crate::board::{Board, Cell};
 
 /// Positions with at most this many layouts are played exactly (the
 /// default of `sapper play --endgame-layouts`).
-pub const ENDGAME_LAYOUTS: usize = 256;
+pub const ENDGAME_LAYOUTS: usize = 1000;
 
 /// The most layouts an exact endgame may be asked to play
 /// ([`SapperPlayer::with_endgame`](super::SapperPlayer::with_endgame)
-/// clamps to it): its table holds a byte per layout and closed cell.
-pub const MAX_ENDGAME_LAYOUTS: usize = 100_000;
+/// clamps to it, and so does the enumeration): the search names layouts
+/// by 16-bit indices, and its table holds a byte per layout and closed
+/// cell.
+pub const MAX_ENDGAME_LAYOUTS: usize = u16::MAX as usize;
 
 /// The most bytes an endgame's table (layouts × closed cells) may take;
 /// a larger endgame is not searched and the player guesses as usual.
@@ -96,6 +98,34 @@ impl Endgame {
     /// there are more than `limit` of them or none, or no total.
     pub fn enumerate(board: &Board, limit: usize) -> Option<Endgame> {
         let remaining = u32::try_from(board.remaining_mines()?).ok()?;
+        Endgame::enumerate_with(board, limit, Some(remaining))
+    }
+
+    /// The layouts of `board` that fit its numbers, whatever their number
+    /// of mines (the total is not used), or `None` if there are more than
+    /// `limit` of them or none. For a region that nothing outside it can
+    /// tell about ([`super::isolated`]): see [`Endgame::fixed_mines`].
+    pub fn enumerate_region(board: &Board, limit: usize) -> Option<Endgame> {
+        Endgame::enumerate_with(board, limit, None)
+    }
+
+    /// Whether every layout has the same number of mines.
+    pub fn fixed_mines(&self) -> bool {
+        let n = self.closed.len();
+        let mines = |l: usize| {
+            self.shows[l * n..(l + 1) * n]
+                .iter()
+                .filter(|&&v| v == MINE)
+                .count()
+        };
+        let first = mines(0);
+        (1..self.layouts).all(|l| mines(l) == first)
+    }
+
+    /// [`Endgame::enumerate`] with `remaining` mines to place, or any
+    /// number of them (`None`).
+    fn enumerate_with(board: &Board, limit: usize, remaining: Option<u32>) -> Option<Endgame> {
+        let limit = limit.min(MAX_ENDGAME_LAYOUTS);
         let grid = board.grid();
         let unknown = |c: u32| board.cell(c) == Cell::Unknown;
         // Frontier first, number by number, so that numbers close early.
@@ -110,7 +140,7 @@ impl Endgame {
             }
         }
         order.extend((0..grid.len() as u32).filter(|&c| unknown(c) && !placed[c as usize]));
-        if remaining as usize > order.len() {
+        if remaining.is_some_and(|r| r as usize > order.len()) {
             return None;
         }
         // Each number: mines still needed, and its position's cells in
@@ -135,7 +165,8 @@ impl Endgame {
             touching: &touching,
             need,
             left,
-            remaining,
+            remaining: remaining.unwrap_or(0),
+            counted: remaining.is_some(),
             mines: vec![false; order.len()],
             found: Vec::new(),
             limit,
@@ -312,8 +343,11 @@ struct Enumeration<'a> {
     /// Per number: mines still needed, and closed cells not yet assigned.
     need: Vec<i32>,
     left: Vec<u32>,
-    /// Mines not yet placed.
+    /// Mines not yet placed (when `counted`).
     remaining: u32,
+    /// Whether the layouts must place exactly `remaining` mines; if not,
+    /// any number fits.
+    counted: bool,
     mines: Vec<bool>,
     found: Vec<Vec<bool>>,
     limit: usize,
@@ -330,11 +364,11 @@ impl<'a> Enumeration<'a> {
             return false;
         }
         let cells_left = (self.mines.len() - depth) as u32;
-        if self.remaining > cells_left {
+        if self.counted && self.remaining > cells_left {
             return true;
         }
         if depth == self.mines.len() {
-            if self.remaining == 0 {
+            if !self.counted || self.remaining == 0 {
                 if self.found.len() == self.limit {
                     return false;
                 }
@@ -343,7 +377,7 @@ impl<'a> Enumeration<'a> {
             return true;
         }
         for mine in [false, true] {
-            if mine && self.remaining == 0 {
+            if mine && self.counted && self.remaining == 0 {
                 continue;
             }
             let touching: &'a [usize] = &self.touching[depth];
@@ -361,9 +395,10 @@ impl<'a> Enumeration<'a> {
                 self.left[k] -= 1;
             }
             self.mines[depth] = mine;
-            self.remaining -= mine as u32;
+            let placed = (mine && self.counted) as u32;
+            self.remaining -= placed;
             let go_on = self.run(depth + 1);
-            self.remaining += mine as u32;
+            self.remaining += placed;
             for &k in touching {
                 self.need[k] += mine as i32;
                 self.left[k] += 1;

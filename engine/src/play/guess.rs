@@ -5,8 +5,9 @@
 //! - [`Policy::SecondSafety`] (shipped) looks two moves ahead
 //!   ([`second_safety`]), with the refinements of [`Guessing`]: the free
 //!   guesses and the influence of unavoidable 50/50s ([`super::fifty`]),
-//!   a blended safety of the next move, and no dead cell while a living one
-//!   is as good.
+//!   a blended safety of the next move, no dead cell while a living one
+//!   is as good, few candidates off the frontier, and isolated regions
+//!   played exactly ([`super::isolated`]).
 
 use super::fifty;
 use super::Policy;
@@ -43,7 +44,20 @@ pub struct Guessing {
     /// Never guess a dead candidate (one that can show only one number, so
     /// that opening it tells nothing) while a living one is scored.
     pub skip_dead: bool,
+    /// Look ahead from at most this many candidates off the frontier
+    /// (closed cells with no revealed neighbour); `None`: from as many as
+    /// the other candidates leave room for.
+    pub off_frontier: Option<usize>,
+    /// Play an isolated region (closed cells nothing else will tell about,
+    /// [`super::isolated`]) exactly, before any other guess.
+    pub isolated: bool,
 }
+
+/// The candidates off the frontier the shipped player looks ahead from
+/// ([`Guessing::off_frontier`]): they share one probability, so the cells
+/// with fewest closed neighbours stand for all of them, and the frontier
+/// cells a little less safe (which tell more) get the other slots.
+pub const OFF_FRONTIER_CANDIDATES: usize = 2;
 
 /// The weight of the 50/50 influence in the shipped player: below 1
 /// because overlapping patterns are summed.
@@ -56,6 +70,8 @@ impl Default for Guessing {
             influence: INFLUENCE_WEIGHT,
             blend: true,
             skip_dead: true,
+            off_frontier: Some(OFF_FRONTIER_CANDIDATES),
+            isolated: true,
         }
     }
 }
@@ -154,6 +170,21 @@ pub fn second_safety(
             .total_cmp(&risk_of(b))
             .then_with(|| informed_key(board, a).cmp(&informed_key(board, b)))
     });
+    if let Some(cap) = guessing.off_frontier {
+        // Cells off the frontier all have one probability and differ only
+        // in shape: the first `cap` of them (by Informed's key) stand for
+        // all, and the other slots go to frontier cells.
+        let mut off = 0;
+        candidates.retain(|&c| {
+            let frontier = board
+                .grid()
+                .neighbours(c)
+                .iter()
+                .any(|&n| matches!(board.cell(n), Cell::Revealed(_)));
+            off += !frontier as usize;
+            frontier || off <= cap
+        });
+    }
     candidates.truncate(SECOND_SAFETY_CANDIDATES);
     let prob = |c: u32| p.probability(c).unwrap_or(f64::INFINITY);
     let grid = board.grid();
