@@ -373,7 +373,6 @@ mod tests {
     use super::*;
     use crate::play::referee::{random_position, Referee};
     use crate::test_rng::TestRng;
-    use std::collections::HashMap;
 
     /// A board from rows of `?` (closed), `F` (known mine) and digits.
     fn board(rows: &[&str], total: u32) -> Board {
@@ -405,16 +404,12 @@ mod tests {
         // pair it is a 50/50 for ever, else the left pair is safe.
         let b = board(&["?1?", "?1?"], 1);
         assert_eq!(free(&b), Some(0));
-        let referee = Referee::new(&b);
-        let mut memo = HashMap::new();
-        assert_eq!(
-            referee.wins_opening(0, &mut memo),
-            referee.wins(&referee.layouts.clone(), &mut memo)
-        );
+        assert!(Referee::new(&b).opening_is_perfect(0));
     }
 
     /// On random small positions, opening the free guess first wins as
-    /// many layouts as perfect play (an exhaustive referee written here).
+    /// many layouts as perfect play (the exhaustive referee of
+    /// `play::referee`, written independently of the player).
     #[test]
     fn a_free_guess_loses_nothing_against_perfect_play() {
         let mut rng = TestRng::new(7);
@@ -425,12 +420,8 @@ mod tests {
                 continue;
             };
             found += 1;
-            let referee = Referee::new(&b);
-            let mut memo = HashMap::new();
-            let best = referee.wins(&referee.layouts.clone(), &mut memo);
-            assert_eq!(
-                referee.wins_opening(c, &mut memo),
-                best,
+            assert!(
+                Referee::new(&b).opening_is_perfect(c),
                 "opening {c} first on {b:?} loses against perfect play"
             );
         }

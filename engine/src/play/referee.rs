@@ -103,7 +103,7 @@ impl Referee {
     }
 
     /// The most layouts of `set` any strategy wins.
-    pub fn wins(&self, set: &[u32], memo: &mut HashMap<Vec<u32>, usize>) -> usize {
+    fn wins(&self, set: &[u32], memo: &mut HashMap<Vec<u32>, usize>) -> usize {
         if set.len() <= 1 {
             return set.len();
         }
@@ -123,9 +123,16 @@ impl Referee {
         best
     }
 
+    /// Whether opening `c` first, then playing perfectly, wins as many
+    /// layouts as perfect play.
+    pub fn opening_is_perfect(&self, c: u32) -> bool {
+        let mut memo = HashMap::new();
+        self.wins_opening(c, &mut memo) == self.wins(&self.layouts, &mut memo)
+    }
+
     /// The most layouts won by opening `c` first, then playing
     /// perfectly.
-    pub fn wins_opening(&self, c: u32, memo: &mut HashMap<Vec<u32>, usize>) -> usize {
+    fn wins_opening(&self, c: u32, memo: &mut HashMap<Vec<u32>, usize>) -> usize {
         let parts = self.split(&self.layouts, c);
         parts.iter().map(|p| self.wins(p, memo)).sum()
     }
