@@ -448,6 +448,19 @@ mod tests {
         }
     }
 
+    /// Layouts are named by 16-bit indices: more than 65,535 of them are
+    /// never enumerated, whatever limit is asked (C(20, 8) = 125,970 here).
+    #[test]
+    fn an_endgame_never_holds_more_layouts_than_its_indices_name() {
+        let board = Board::all_unknown(Grid::new(4, 5), Some(8));
+        assert!(Endgame::enumerate(&board, usize::MAX).is_none());
+        let board = Board::all_unknown(Grid::new(4, 5), None);
+        assert!(Endgame::enumerate_region(&board, 1 << 20).is_none());
+        let board = Board::all_unknown(Grid::new(4, 4), Some(8));
+        let layouts = Endgame::enumerate(&board, usize::MAX).map(|e| e.layouts());
+        assert_eq!(layouts, Some(12_870));
+    }
+
     /// The enumeration against brute force over every subset of the closed
     /// cells: the same layouts (what each cell shows in each), and `None`
     /// past the limit.
