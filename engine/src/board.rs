@@ -461,6 +461,14 @@ impl Board {
         ))
     }
 
+    /// Whether `i` is next to a revealed number (on the frontier).
+    pub fn on_frontier(&self, i: u32) -> bool {
+        self.grid
+            .neighbours(i)
+            .iter()
+            .any(|&n| matches!(self.cells[n as usize], Cell::Revealed(_)))
+    }
+
     /// Number of unknown neighbours of any cell, in O(1).
     #[inline]
     pub fn unknown_around(&self, i: u32) -> u32 {

@@ -372,11 +372,7 @@ fn repaired_board(
             // (the frontier), and closed cells away from it.
             let board = &outcome.board;
             let closed = |i: u32| matches!(board.cell(i), Cell::Unknown | Cell::Mine);
-            let on_frontier = |i: u32| {
-                grid.neighbours(i)
-                    .iter()
-                    .any(|&n| matches!(board.cell(n), Cell::Revealed(_)))
-            };
+            let on_frontier = |i: u32| board.on_frontier(i);
             let from: Vec<u32> = (0..grid.len() as u32)
                 .filter(|&i| layout[i as usize] && closed(i) && on_frontier(i))
                 .collect();

@@ -139,15 +139,6 @@ fn unknown_outside(board: &Board, outside: impl Iterator<Item = u32>) -> Option<
     Some(unknown)
 }
 
-/// Whether `c` is next to a revealed number.
-fn on_frontier(board: &Board, c: u32) -> bool {
-    board
-        .grid()
-        .neighbours(c)
-        .iter()
-        .any(|&n| matches!(board.cell(n), Cell::Revealed(_)))
-}
-
 /// The pairs with `t` as first cell: its right and lower neighbours, then
 /// (with `all`, for free guesses) its left and upper ones; the first two
 /// alone list every pair once.
@@ -242,8 +233,8 @@ pub fn free_guess(
         density,
         budget,
     };
-    for t in (0..grid.len() as u32).filter(|&t| unknown(t) && on_frontier(board, t)) {
-        for u in partners(grid, t, true).filter(|&u| unknown(u) && on_frontier(board, u)) {
+    for t in (0..grid.len() as u32).filter(|&t| unknown(t) && board.on_frontier(t)) {
+        for u in partners(grid, t, true).filter(|&u| unknown(u) && board.on_frontier(u)) {
             let Some(pair) = Pattern::pair(board, t, u) else {
                 continue;
             };
@@ -257,7 +248,7 @@ pub fn free_guess(
             let Some(square) = boxed(board, r, c) else {
                 continue;
             };
-            if square.outside.len() > 2 || !square.cells.iter().all(|&x| on_frontier(board, x)) {
+            if square.outside.len() > 2 || !square.cells.iter().all(|&x| board.on_frontier(x)) {
                 continue;
             }
             // Each cell, then its diagonal, then the other diagonal's.

@@ -176,11 +176,7 @@ pub fn second_safety(
         // all, and the other slots go to frontier cells.
         let mut off = 0;
         candidates.retain(|&c| {
-            let frontier = board
-                .grid()
-                .neighbours(c)
-                .iter()
-                .any(|&n| matches!(board.cell(n), Cell::Revealed(_)));
+            let frontier = board.on_frontier(c);
             off += !frontier as usize;
             frontier || off <= cap
         });

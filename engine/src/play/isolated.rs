@@ -62,7 +62,6 @@ pub fn isolated_guess(board: &Board, limit: usize) -> Option<ExactGuess> {
             parent[a.max(b) as usize] = a.min(b);
         }
     };
-    let mut frontier = vec![false; n];
     let mut closed = 0usize;
     for c in (0..n as u32).filter(|&c| unknown(c)) {
         closed += 1;
@@ -73,33 +72,30 @@ pub fn isolated_guess(board: &Board, limit: usize) -> Option<ExactGuess> {
     for number in board.frontier_numbers() {
         let mut first = None;
         for m in board.unknown_neighbours(number) {
-            frontier[m as usize] = true;
             match first {
                 None => first = Some(m),
                 Some(f) => union(&mut parent, f, m),
             }
         }
     }
-    // Per class: its cells, and whether all of them are on the frontier.
-    let mut classes: Vec<(u32, Vec<u32>, bool)> = Vec::new();
+    // The classes' cells, each class in cell order.
+    let mut classes: Vec<Vec<u32>> = Vec::new();
     let mut slot = vec![usize::MAX; n];
     for c in (0..n as u32).filter(|&c| unknown(c)) {
         let root = find(&mut parent, c) as usize;
         if slot[root] == usize::MAX {
             slot[root] = classes.len();
-            classes.push((root as u32, Vec::new(), true));
+            classes.push(Vec::new());
         }
-        let class = &mut classes[slot[root]];
-        class.1.push(c);
-        class.2 &= frontier[c as usize];
+        classes[slot[root]].push(c);
     }
     if classes.len() < 2 {
         return None;
     }
-    classes.retain(|class| class.2 && class.1.len() < closed);
-    classes.sort_by_key(|class| (class.1.len(), class.0));
+    classes.retain(|cells| cells.len() < closed && cells.iter().all(|&c| board.on_frontier(c)));
+    classes.sort_by_key(|cells| (cells.len(), cells[0]));
     let mut region = board.clone();
-    for (_, cells, _) in &classes {
+    for cells in &classes {
         let inside = |c: u32| cells.binary_search(&c).is_ok();
         for c in (0..n as u32).filter(|&c| unknown(c)) {
             region.set(c, if inside(c) { Cell::Unknown } else { Cell::Safe });

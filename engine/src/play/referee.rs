@@ -2,7 +2,7 @@
 //! positions, written independently of the player, and random small
 //! positions to give it.
 
-use crate::board::{Board, Cell};
+use crate::board::{Board, Cell, Field};
 use crate::grid::Grid;
 use crate::test_rng::TestRng;
 use std::collections::HashMap;
@@ -21,17 +21,13 @@ pub(crate) fn random_position(rng: &mut TestRng) -> Board {
         placed += !layout[c] as usize;
         layout[c] = true;
     }
-    let cells: Vec<Cell> = (0..n as u32)
+    let field = Field::from_mines(grid, layout, vec![false; n]);
+    let cells: Vec<Cell> = (0..n)
         .map(|c| {
-            if layout[c as usize] || rng.below(2) == 0 {
+            if field.mine[c] || rng.below(2) == 0 {
                 Cell::Unknown
             } else {
-                let v = grid
-                    .neighbours(c)
-                    .iter()
-                    .filter(|&&d| layout[d as usize])
-                    .count();
-                Cell::Revealed(v as u8)
+                Cell::Revealed(field.value[c])
             }
         })
         .collect();
