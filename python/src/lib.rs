@@ -470,6 +470,7 @@ fn play<'py>(
     g.set_item("skip_dead", settings.guessing.skip_dead)?;
     g.set_item("off_frontier", settings.guessing.off_frontier)?;
     g.set_item("isolated", settings.guessing.isolated)?;
+    g.set_item("third_move", settings.guessing.third_move)?;
     out.set_item("guessing", g)?;
     out.set_item("opened_by_source", by_source(py, &s.opened_by)?)?;
     out.set_item("opened_by_rule_order", rules_by_order(py, &s.opened_by)?)?;

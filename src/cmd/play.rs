@@ -65,7 +65,9 @@ pub struct Args {
     /// `off-frontier-cap` (look ahead from as many cells off the frontier
     /// as there is room for, not the two with fewest closed neighbours),
     /// `isolated` (guess in a region nothing else will tell about like
-    /// anywhere else, not by its exact game tree first).
+    /// anywhere else, not by its exact game tree first), `third-move`
+    /// (choose among the best guesses by two moves of look-ahead, not
+    /// three).
     #[arg(long, value_enum, value_name = "LEAD", value_delimiter = ',')]
     without: Vec<LeadArg>,
     /// One JSON summary object instead of text.
@@ -86,6 +88,7 @@ enum LeadArg {
     Dead,
     OffFrontierCap,
     Isolated,
+    ThirdMove,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -120,6 +123,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             LeadArg::Dead => guessing.skip_dead = false,
             LeadArg::OffFrontierCap => guessing.off_frontier = None,
             LeadArg::Isolated => guessing.isolated = false,
+            LeadArg::ThirdMove => guessing.third_move = false,
         }
     }
     let engine = Engine::from_tiers(Some(default_tiers()?));
@@ -204,6 +208,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 "skip_dead": guessing.skip_dead,
                 "off_frontier": guessing.off_frontier,
                 "isolated": guessing.isolated,
+                "third_move": guessing.third_move,
             },
             "opened_by_source": by_source_json(&opened_by),
             "opened_by_rule_order": rules_by_order_json(&opened_by),

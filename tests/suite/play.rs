@@ -104,6 +104,7 @@ fn play_without_a_refinement_turns_only_that_one_off_and_refuses_unknown_ones() 
             "skip_dead": true,
             "off_frontier": null,
             "isolated": true,
+            "third_move": true,
         })
     );
     sapper(["play", "--games", "5", "--without", "luck"])

@@ -51,6 +51,8 @@ pub struct Guessing {
     /// Play an isolated region (closed cells nothing else will tell about,
     /// [`super::isolated`]) exactly, before any other guess.
     pub isolated: bool,
+    /// Score guesses three moves deep, not two ([`second_safety`]).
+    pub third_move: bool,
 }
 
 /// The candidates off the frontier the shipped player looks ahead from
@@ -58,6 +60,11 @@ pub struct Guessing {
 /// with fewest closed neighbours stand for all of them, and the frontier
 /// cells a little less safe (which tell more) get the other slots.
 pub const OFF_FRONTIER_CANDIDATES: usize = 2;
+
+/// With [`Guessing::third_move`], a position after a guess where the next
+/// move is a guess too is rated by the best two-move score of this many of
+/// its safest candidates.
+pub const THIRD_MOVE_REPLIES: usize = 4;
 
 /// The weight of the 50/50 influence in the shipped player: below 1
 /// because overlapping patterns are summed.
@@ -72,6 +79,7 @@ impl Default for Guessing {
             skip_dead: true,
             off_frontier: Some(OFF_FRONTIER_CANDIDATES),
             isolated: true,
+            third_move: true,
         }
     }
 }
@@ -113,7 +121,8 @@ fn informed_key(board: &Board, c: u32) -> (u32, i64, u32) {
 }
 
 /// The second-safety guess on `board` (whose probabilities `p` are
-/// computed), refined by `guessing`.
+/// computed), refined by `guessing`; `scratch` and `deeper` are working
+/// space.
 ///
 /// It maximizes the chance of surviving the guess *and* the next move:
 /// `(P(c safe) + λ · I(c)) · Σ_v P(c shows v | c safe) · S_v`, where
@@ -127,38 +136,89 @@ fn informed_key(board: &Board, c: u32) -> (u32, i64, u32) {
 /// cells closest to the least probability (by the same weighted safety) are
 /// looked at, the cheapest by [`Policy::Informed`]'s key among equals, to
 /// bound the cost to a few dozen probability computations per guess.
+///
+/// With [`Guessing::third_move`] the score looks three moves deep: a
+/// position after the guess that has no proven-safe cell, where the next
+/// move is a guess too, is rated by the best two-move score of its own
+/// [`THIRD_MOVE_REPLIES`] safest candidates instead of by its best safety.
+/// A guess that leaves one risky guess after another then scores below one
+/// that leads to progress. Branch and bound keeps the cost down
+/// (`three_moves`), and the two-move scores drop candidates that cannot
+/// win (`look_ahead`); neither changes the guess.
 pub fn second_safety(
     board: &Board,
     p: &Probabilities,
     scratch: &mut Probabilities,
+    deeper: &mut Probabilities,
     density: Option<f64>,
     budget: &Budget,
     guessing: &Guessing,
 ) -> Option<(u32, f64)> {
-    let least = p.least().unwrap_or(f64::INFINITY);
     let mut risk: Vec<f64> = p.per_cell().to_vec();
     if guessing.influence > 0.0 && density.is_none() {
-        let reach = least + SECOND_SAFETY_SPREAD;
+        let reach = p.least().unwrap_or(f64::INFINITY) + SECOND_SAFETY_SPREAD;
         let influence = fifty::influence(board, p, scratch, budget, guessing.influence, reach);
         for (r, i) in risk.iter_mut().zip(influence) {
             *r -= guessing.influence * i;
         }
     }
     // The risk of a guess: its mine probability less the weighted
-    // influence (NaN for cells that are not closed).
-    let risk_of = |c: u32| {
-        let r = risk[c as usize];
-        if r.is_nan() {
-            f64::INFINITY
-        } else {
-            r
-        }
+    // influence.
+    let risk_of = |c: u32| finite(risk[c as usize]);
+    let candidates = candidates_of(board, p, &risk_of, guessing, SECOND_SAFETY_CANDIDATES);
+    let scored = if guessing.third_move {
+        three_moves(
+            board,
+            &candidates,
+            &risk_of,
+            scratch,
+            (deeper, THIRD_MOVE_REPLIES),
+            density,
+            budget,
+            guessing,
+        )
+    } else {
+        look_ahead(
+            board,
+            p,
+            &candidates,
+            &risk_of,
+            scratch,
+            density,
+            budget,
+            guessing,
+        )
     };
+    let prob = |c: u32| p.probability(c).unwrap_or(f64::INFINITY);
+    best_of(&scored)
+        .map(|s| (s.cell, prob(s.cell)))
+        .or_else(|| choose_guess(board, p, Policy::Informed))
+}
+
+/// A probability, or infinity for the NaN of a cell that is not closed.
+fn finite(r: f64) -> f64 {
+    if r.is_nan() {
+        f64::INFINITY
+    } else {
+        r
+    }
+}
+
+/// The look-ahead candidates on `board` (probabilities `p`, risks
+/// `risk_of`): at most `k`, within [`SECOND_SAFETY_SPREAD`] of the least
+/// risk, least risk first, then by [`Policy::Informed`]'s key.
+fn candidates_of(
+    board: &Board,
+    p: &Probabilities,
+    risk_of: &dyn Fn(u32) -> f64,
+    guessing: &Guessing,
+    k: usize,
+) -> Vec<u32> {
     let least = p
         .closed_cells()
         .iter()
         .map(|&c| risk_of(c))
-        .fold(least, f64::min);
+        .fold(f64::INFINITY, f64::min);
     let mut candidates: Vec<u32> = p
         .closed_cells()
         .iter()
@@ -181,36 +241,255 @@ pub fn second_safety(
             frontier || off <= cap
         });
     }
-    candidates.truncate(SECOND_SAFETY_CANDIDATES);
-    let prob = |c: u32| p.probability(c).unwrap_or(f64::INFINITY);
+    candidates.truncate(k);
+    candidates
+}
+
+/// A candidate's look-ahead score.
+#[derive(Clone, Copy, Debug)]
+struct Scored {
+    score: f64,
+    cell: u32,
+    /// It can show one number only and `Guessing::skip_dead` is on.
+    dead: bool,
+}
+
+/// The best living candidate of `scored`, else the best dead one; the
+/// first among equals.
+fn best_of(scored: &[Scored]) -> Option<Scored> {
+    let better = |best: Option<Scored>, s: &Scored| match best {
+        Some(b) if s.score <= b.score + 1e-12 => Some(b),
+        _ => Some(*s),
+    };
+    let living = scored.iter().filter(|s| !s.dead).fold(None, better);
+    living.or_else(|| scored.iter().filter(|s| s.dead).fold(None, better))
+}
+
+/// The two-move score of `candidates` on `board` (probabilities `p`,
+/// risks `risk_of`), in their order; `scratch` is working space.
+///
+/// A candidate is dropped, unscored, once it cannot beat the best living
+/// score so far: its outcomes not yet counted can rate at most 1, and
+/// their share is what the counted ones leave of `P(c safe)`. So the best
+/// living candidate is always scored, and so is every candidate when
+/// nothing is living.
+/// The three-move score of `candidates` on `board` (risks `risk_of`), in
+/// their order; `scratch` and `replies.0` are working space. A position
+/// after a guess that has no proven-safe cell is rated by the best
+/// two-move score of `replies.1` of its own candidates (by mine
+/// probability) rather than by [`rating`].
+///
+/// Branch and bound: a first pass counts every outcome of every candidate
+/// and bounds its three-move rating from above (by the position's best
+/// safety, which no guess in it beats). The candidates are then scored
+/// best bound first, each outcome likeliest first, and a candidate is
+/// dropped, unscored, once its bound, with the outcomes not yet rated at
+/// their bounds, falls below the best living score so far. The best
+/// living candidate is always scored, and so is every candidate when
+/// nothing is living.
+#[allow(clippy::too_many_arguments)]
+fn three_moves(
+    board: &Board,
+    candidates: &[u32],
+    risk_of: &dyn Fn(u32) -> f64,
+    scratch: &mut Probabilities,
+    replies: (&mut Probabilities, usize),
+    density: Option<f64>,
+    budget: &Budget,
+    guessing: &Guessing,
+) -> Vec<Scored> {
+    /// One number a candidate can show: its weight (layouts, relative to
+    /// the candidate's likeliest number), its two-move rating, and whether
+    /// the next move is a guess (no proven-safe cell) with the best safety
+    /// then.
+    struct Outcome {
+        v: u8,
+        weight: f64,
+        rating: f64,
+        guess_next: Option<f64>,
+    }
+    let (inner, k) = replies;
     let grid = board.grid();
-    // The best living candidate, and the best dead one.
-    let mut best: Option<(f64, u32)> = None;
-    let mut best_dead: Option<(f64, u32)> = None;
     let mut after = board.clone();
-    for &c in &candidates {
+    // (candidate's index, cell, upper bound of its score, outcomes)
+    let mut plans: Vec<(usize, u32, f64, Vec<Outcome>)> = Vec::with_capacity(candidates.len());
+    for (i, &c) in candidates.iter().enumerate() {
         let known = grid
             .neighbours(c)
             .iter()
             .filter(|&&n| board.cell(n) == Cell::Mine)
             .count() as u8;
         let closed = board.unknown_around(c) as u8;
-        // log10 of the layout count with `c` showing `v`, and the rating of
-        // that position.
-        let mut outcomes: Vec<(f64, f64)> = Vec::with_capacity(9);
+        let mut outcomes: Vec<(u8, f64, f64, Option<f64>)> = Vec::with_capacity(9);
         for v in known..=known + closed {
             after.set(c, Cell::Revealed(v));
-            // A number `c` cannot show (no layout fits) is skipped, as is
-            // one whose count runs out of budget.
             if !matches!(
                 scratch.compute_if_consistent(&after, density, budget),
                 Ok(true)
             ) {
                 continue;
             }
-            outcomes.push((scratch.log10_layouts(), rating(scratch, guessing.blend)));
+            let least = scratch.least().unwrap_or(0.0);
+            outcomes.push((
+                v,
+                scratch.log10_layouts(),
+                rating(scratch, guessing.blend),
+                (least > 0.0).then_some(1.0 - least),
+            ));
         }
         after.set(c, board.cell(c));
+        let Some(top) = outcomes.iter().map(|o| o.1).reduce(f64::max) else {
+            continue;
+        };
+        let mut outcomes: Vec<Outcome> = outcomes
+            .into_iter()
+            .map(|(v, log10, rating, guess_next)| Outcome {
+                v,
+                weight: 10f64.powf(log10 - top),
+                rating,
+                guess_next,
+            })
+            .collect();
+        outcomes.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.v.cmp(&b.v)));
+        let upper = |o: &Outcome| o.guess_next.unwrap_or(o.rating);
+        let total: f64 = outcomes.iter().map(|o| o.weight).sum();
+        let bound =
+            (1.0 - risk_of(c)) * outcomes.iter().map(|o| o.weight * upper(o)).sum::<f64>() / total;
+        plans.push((i, c, bound, outcomes));
+    }
+    plans.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    let mut best_living = f64::NEG_INFINITY;
+    let mut scored: Vec<(usize, Scored)> = Vec::with_capacity(plans.len());
+    for (i, c, bound, outcomes) in plans {
+        if bound < best_living - 1e-9 {
+            continue;
+        }
+        let safety = 1.0 - risk_of(c);
+        let total: f64 = outcomes.iter().map(|o| o.weight).sum();
+        let mut left: f64 = outcomes
+            .iter()
+            .map(|o| o.weight * o.guess_next.unwrap_or(o.rating))
+            .sum();
+        let (mut sum, mut pruned) = (0.0, false);
+        for o in &outcomes {
+            if safety * (sum + left) / total < best_living - 1e-9 {
+                pruned = true;
+                break;
+            }
+            left -= o.weight * o.guess_next.unwrap_or(o.rating);
+            let mut rated = o.rating;
+            if o.guess_next.is_some() {
+                // The next move is a guess too: rate it by its own
+                // two-move score.
+                after.set(c, Cell::Revealed(o.v));
+                if let Ok(true) = scratch.compute_if_consistent(&after, density, budget) {
+                    let q = &*scratch;
+                    let own = |d: u32| finite(q.probability(d).unwrap_or(f64::NAN));
+                    let next = candidates_of(&after, q, &own, guessing, k);
+                    let next = look_ahead(&after, q, &next, &own, inner, density, budget, guessing);
+                    if let Some(best) = best_of(&next) {
+                        rated = best.score;
+                    }
+                }
+                after.set(c, board.cell(c));
+            }
+            sum += o.weight * rated;
+        }
+        if pruned {
+            continue;
+        }
+        let dead = guessing.skip_dead && outcomes.len() == 1;
+        let score = safety * sum / total;
+        if !dead {
+            best_living = best_living.max(score);
+        }
+        scored.push((
+            i,
+            Scored {
+                score,
+                cell: c,
+                dead,
+            },
+        ));
+    }
+    scored.sort_by_key(|s| s.0);
+    scored.into_iter().map(|s| s.1).collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn look_ahead(
+    board: &Board,
+    p: &Probabilities,
+    candidates: &[u32],
+    risk_of: &dyn Fn(u32) -> f64,
+    scratch: &mut Probabilities,
+    density: Option<f64>,
+    budget: &Budget,
+    guessing: &Guessing,
+) -> Vec<Scored> {
+    let grid = board.grid();
+    let mut scored: Vec<Scored> = Vec::with_capacity(candidates.len());
+    let mut best_living = f64::NEG_INFINITY;
+    let mut after = board.clone();
+    for &c in candidates {
+        let known = grid
+            .neighbours(c)
+            .iter()
+            .filter(|&&n| board.cell(n) == Cell::Mine)
+            .count() as u8;
+        let closed = board.unknown_around(c) as u8;
+        let safety = 1.0 - risk_of(c);
+        // For the bound, as shares of all layouts: those with `c` safe not
+        // yet counted, and the rated sum of those counted. Only with a
+        // known total, where the layout counts are the weights.
+        let safe_share = 1.0 - p.probability(c).unwrap_or(1.0);
+        let mut bounded = density.is_none() && safe_share > 0.0;
+        let (mut left, mut rated_so_far) = (safe_share, 0.0);
+        let mut pruned = false;
+        // log10 of the layout count with `c` showing `v`, and the rating of
+        // that position.
+        let mut outcomes: Vec<(f64, f64)> = Vec::with_capacity(9);
+        // The likeliest numbers first (nearest the expected one), so that
+        // the bound tightens early.
+        let expected: f64 = board
+            .unknown_neighbours(c)
+            .map(|n| finite(p.probability(n).unwrap_or(f64::NAN)).min(1.0))
+            .sum();
+        let mut order: Vec<u8> = (known..=known + closed).collect();
+        order.sort_by(|&a, &b| {
+            let d = |v: u8| (f64::from(v - known) - expected).abs();
+            d(a).total_cmp(&d(b)).then(a.cmp(&b))
+        });
+        for v in order {
+            // At best, every outcome not yet counted rates 1.
+            if bounded && safety * (rated_so_far + left.max(0.0)) / safe_share < best_living - 1e-9
+            {
+                pruned = true;
+                break;
+            }
+            after.set(c, Cell::Revealed(v));
+            // A number `c` cannot show (no layout fits) is skipped, as is
+            // one whose count runs out of budget (and then the bound is
+            // off).
+            match scratch.compute_if_consistent(&after, density, budget) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(_) => {
+                    bounded = false;
+                    continue;
+                }
+            }
+            let rated = rating(scratch, guessing.blend);
+            let log10 = scratch.log10_layouts();
+            let share = 10f64.powf(log10 - p.log10_layouts());
+            left -= share;
+            rated_so_far += share * rated;
+            outcomes.push((log10, rated));
+        }
+        after.set(c, board.cell(c));
+        if pruned {
+            continue;
+        }
         let Some(top) = outcomes.iter().map(|o| o.0).reduce(f64::max) else {
             continue;
         };
@@ -220,20 +499,18 @@ pub fn second_safety(
             weight += share;
             next += share * rating;
         }
-        let score = (1.0 - risk_of(c)) * next / weight;
-        let dead = outcomes.len() == 1;
-        let slot = if guessing.skip_dead && dead {
-            &mut best_dead
-        } else {
-            &mut best
-        };
-        if slot.is_none_or(|(s, _)| score > s + 1e-12) {
-            *slot = Some((score, c));
+        let dead = guessing.skip_dead && outcomes.len() == 1;
+        let score = safety * next / weight;
+        if !dead {
+            best_living = best_living.max(score);
         }
+        scored.push(Scored {
+            score,
+            cell: c,
+            dead,
+        });
     }
-    best.or(best_dead)
-        .map(|(_, c)| (c, prob(c)))
-        .or_else(|| choose_guess(board, p, Policy::Informed))
+    scored
 }
 
 /// How good the position whose probabilities `p` holds is to move in: its
@@ -257,4 +534,174 @@ fn rating(p: &Probabilities, blend: bool) -> f64 {
         }
     }
     (4.0 * first + second) / 5.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::referee::{random_position, Referee};
+    use crate::test_rng::TestRng;
+
+    /// The look-ahead by brute force over explicit layouts (bit masks),
+    /// apart from the counting engine: the score of opening `c` on
+    /// `board`, whose layouts are `set`, `depth` moves deep (2 or 3), and
+    /// whether `c` can show one number only. The candidates a position
+    /// after the guess is rated by are the player's own choice
+    /// (`candidates_of`); everything else is counted here.
+    fn brute_score(
+        board: &Board,
+        set: &[u32],
+        c: u32,
+        depth: u32,
+        guessing: &Guessing,
+    ) -> Option<(f64, bool)> {
+        let grid = board.grid();
+        let mask = |d: u32| grid.neighbours(d).iter().fold(0u32, |m, &e| m | 1 << e);
+        let mut groups: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
+        for &l in set.iter().filter(|&&l| l >> c & 1 == 0) {
+            groups
+                .entry((l & mask(c)).count_ones())
+                .or_default()
+                .push(l);
+        }
+        if groups.is_empty() {
+            return None;
+        }
+        let mut sum = 0.0;
+        for (&v, part) in &groups {
+            let mut after = board.clone();
+            after.set(c, Cell::Revealed(v as u8));
+            let closed: Vec<u32> = (0..grid.len() as u32)
+                .filter(|&d| after.cell(d) == Cell::Unknown)
+                .collect();
+            let safety = |d: u32| {
+                let mines = part.iter().filter(|&&l| l >> d & 1 == 1).count();
+                1.0 - mines as f64 / part.len() as f64
+            };
+            let mut safeties: Vec<f64> = closed.iter().map(|&d| safety(d)).collect();
+            safeties.sort_by(|a, b| b.total_cmp(a));
+            let mut rated = match safeties[..] {
+                [] => 0.0,
+                [first] => first,
+                [first, ..] if !guessing.blend => first,
+                [first, second, ..] => (4.0 * first + second) / 5.0,
+            };
+            if depth == 3 && safeties.first().is_some_and(|&s| s < 1.0) {
+                let mut q = Probabilities::new();
+                q.compute(&after, None, &Budget::default_limits()).unwrap();
+                let own = |d: u32| finite(q.probability(d).unwrap_or(f64::NAN));
+                let next: Vec<Scored> =
+                    candidates_of(&after, &q, &own, guessing, THIRD_MOVE_REPLIES)
+                        .into_iter()
+                        .filter_map(|d| {
+                            let (score, dead) = brute_score(&after, part, d, 2, guessing)?;
+                            Some(Scored {
+                                score,
+                                cell: d,
+                                dead,
+                            })
+                        })
+                        .collect();
+                if let Some(best) = best_of(&next) {
+                    rated = best.score;
+                }
+            }
+            sum += part.len() as f64 * rated;
+        }
+        Some((
+            sum / set.len() as f64,
+            guessing.skip_dead && groups.len() == 1,
+        ))
+    }
+
+    /// On random small positions, two and three moves deep, the look-ahead
+    /// picks the guess brute force over every layout picks, and each score
+    /// it computes is the one brute force gives.
+    #[test]
+    fn look_ahead_scores_and_best_guess_match_brute_force_two_and_three_moves_deep() {
+        let mut rng = TestRng::new(11);
+        let budget = Budget::default_limits();
+        let (mut p, mut scratch, mut deeper) = (
+            Probabilities::new(),
+            Probabilities::new(),
+            Probabilities::new(),
+        );
+        let (mut deep_outcomes, mut pruned) = (0, 0);
+        for round in 0..1500 {
+            let board = random_position(&mut rng);
+            let guessing = Guessing {
+                blend: round % 2 == 0,
+                ..Guessing::default()
+            };
+            let layouts = Referee::new(&board).layouts;
+            p.compute(&board, None, &budget).unwrap();
+            let risk = |c: u32| finite(p.probability(c).unwrap_or(f64::NAN));
+            let candidates = candidates_of(&board, &p, &risk, &guessing, SECOND_SAFETY_CANDIDATES);
+            for depth in [2, 3] {
+                let scored = if depth == 3 {
+                    let replies = (&mut deeper, THIRD_MOVE_REPLIES);
+                    three_moves(
+                        &board,
+                        &candidates,
+                        &risk,
+                        &mut scratch,
+                        replies,
+                        None,
+                        &budget,
+                        &guessing,
+                    )
+                } else {
+                    look_ahead(
+                        &board,
+                        &p,
+                        &candidates,
+                        &risk,
+                        &mut scratch,
+                        None,
+                        &budget,
+                        &guessing,
+                    )
+                };
+                let expected: Vec<(u32, f64, bool)> = candidates
+                    .iter()
+                    .filter_map(|&c| {
+                        brute_score(&board, &layouts, c, depth, &guessing).map(|(s, d)| (c, s, d))
+                    })
+                    .collect();
+                // Every candidate scored is scored right, and the best is
+                // the best of all (the others may be dropped unscored).
+                for s in &scored {
+                    let &(c, score, dead) = expected.iter().find(|e| e.0 == s.cell).unwrap();
+                    assert_eq!(s.dead, dead, "{board:?}");
+                    assert!(
+                        (s.score - score).abs() < 1e-9,
+                        "opening {c} {depth} moves deep on {board:?}: {} against {score}",
+                        s.score
+                    );
+                    if depth == 3
+                        && (s.score - brute_score(&board, &layouts, c, 2, &guessing).unwrap().0)
+                            .abs()
+                            > 1e-9
+                    {
+                        deep_outcomes += 1;
+                    }
+                }
+                let all: Vec<Scored> = expected
+                    .iter()
+                    .map(|&(cell, score, dead)| Scored { score, cell, dead })
+                    .collect();
+                assert_eq!(
+                    best_of(&scored).map(|s| s.cell),
+                    best_of(&all).map(|s| s.cell),
+                    "{depth} moves deep on {board:?}"
+                );
+                pruned += expected.len() - scored.len();
+            }
+        }
+        assert!(pruned >= 100, "only {pruned} candidates were dropped");
+        assert!(
+            deep_outcomes >= 100,
+            "only {deep_outcomes} scores changed three moves deep"
+        );
+    }
 }

@@ -67,7 +67,7 @@ pub use endgame::{
 };
 pub use guess::{
     Guessing, INFLUENCE_WEIGHT, OFF_FRONTIER_CANDIDATES, SECOND_SAFETY_CANDIDATES,
-    SECOND_SAFETY_SPREAD, TOLERANCE,
+    SECOND_SAFETY_SPREAD, THIRD_MOVE_REPLIES, TOLERANCE,
 };
 
 /// A move: cells to open; `guess` when none of them is proven safe (then
@@ -114,6 +114,9 @@ pub struct SapperPlayer<'r> {
     probabilities: Probabilities,
     /// For the positions a guess may lead to ([`Policy::SecondSafety`]).
     scratch: Probabilities,
+    /// For the positions the guess after that may lead to
+    /// ([`Guessing::third_move`]).
+    deeper: Probabilities,
     budget: Budget,
     density: f64,
     /// Positions with at most this many layouts are played exactly
@@ -137,6 +140,7 @@ impl<'r> SapperPlayer<'r> {
             table: MethodTable::default(),
             probabilities: Probabilities::new(),
             scratch: Probabilities::new(),
+            deeper: Probabilities::new(),
             budget: Budget::default_limits(),
             density: DEFAULT_DENSITY,
             endgame_layouts: ENDGAME_LAYOUTS,
@@ -258,6 +262,7 @@ impl SapperPlayer<'_> {
             board,
             &self.probabilities,
             &mut self.scratch,
+            &mut self.deeper,
             density,
             budget,
             &self.guessing,
