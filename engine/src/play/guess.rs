@@ -627,7 +627,7 @@ mod tests {
             Probabilities::new(),
         );
         let (mut deep_outcomes, mut pruned) = (0, 0);
-        for round in 0..1500 {
+        for round in 0..10000 {
             let board = random_position(&mut rng);
             let guessing = Guessing {
                 blend: round % 2 == 0,
