@@ -245,6 +245,18 @@ fn candidates_of(
     candidates
 }
 
+/// The numbers `c` can show on `board`: from its known mines around to
+/// those and all its closed neighbours.
+fn numbers(board: &Board, c: u32) -> std::ops::RangeInclusive<u8> {
+    let known = board
+        .grid()
+        .neighbours(c)
+        .iter()
+        .filter(|&&n| board.cell(n) == Cell::Mine)
+        .count() as u8;
+    known..=known + board.unknown_around(c) as u8
+}
+
 /// A candidate's look-ahead score.
 #[derive(Clone, Copy, Debug)]
 struct Scored {
@@ -265,14 +277,6 @@ fn best_of(scored: &[Scored]) -> Option<Scored> {
     living.or_else(|| scored.iter().filter(|s| s.dead).fold(None, better))
 }
 
-/// The two-move score of `candidates` on `board` (probabilities `p`,
-/// risks `risk_of`), in their order; `scratch` is working space.
-///
-/// A candidate is dropped, unscored, once it cannot beat the best living
-/// score so far: its outcomes not yet counted can rate at most 1, and
-/// their share is what the counted ones leave of `P(c safe)`. So the best
-/// living candidate is always scored, and so is every candidate when
-/// nothing is living.
 /// The three-move score of `candidates` on `board` (risks `risk_of`), in
 /// their order; `scratch` and `replies.0` are working space. A position
 /// after a guess that has no proven-safe cell is rated by the best
@@ -309,19 +313,12 @@ fn three_moves(
         guess_next: Option<f64>,
     }
     let (inner, k) = replies;
-    let grid = board.grid();
     let mut after = board.clone();
     // (candidate's index, cell, upper bound of its score, outcomes)
     let mut plans: Vec<(usize, u32, f64, Vec<Outcome>)> = Vec::with_capacity(candidates.len());
     for (i, &c) in candidates.iter().enumerate() {
-        let known = grid
-            .neighbours(c)
-            .iter()
-            .filter(|&&n| board.cell(n) == Cell::Mine)
-            .count() as u8;
-        let closed = board.unknown_around(c) as u8;
         let mut outcomes: Vec<(u8, f64, f64, Option<f64>)> = Vec::with_capacity(9);
-        for v in known..=known + closed {
+        for v in numbers(board, c) {
             after.set(c, Cell::Revealed(v));
             if !matches!(
                 scratch.compute_if_consistent(&after, density, budget),
@@ -416,6 +413,14 @@ fn three_moves(
     scored.into_iter().map(|s| s.1).collect()
 }
 
+/// The two-move score of `candidates` on `board` (probabilities `p`,
+/// risks `risk_of`), in their order; `scratch` is working space.
+///
+/// A candidate is dropped, unscored, once it cannot beat the best living
+/// score so far: its outcomes not yet counted can rate at most 1, and
+/// their share is what the counted ones leave of `P(c safe)`. So the best
+/// living candidate is always scored, and so is every candidate when
+/// nothing is living.
 #[allow(clippy::too_many_arguments)]
 fn look_ahead(
     board: &Board,
@@ -427,17 +432,10 @@ fn look_ahead(
     budget: &Budget,
     guessing: &Guessing,
 ) -> Vec<Scored> {
-    let grid = board.grid();
     let mut scored: Vec<Scored> = Vec::with_capacity(candidates.len());
     let mut best_living = f64::NEG_INFINITY;
     let mut after = board.clone();
     for &c in candidates {
-        let known = grid
-            .neighbours(c)
-            .iter()
-            .filter(|&&n| board.cell(n) == Cell::Mine)
-            .count() as u8;
-        let closed = board.unknown_around(c) as u8;
         let safety = 1.0 - risk_of(c);
         // For the bound, as shares of all layouts: those with `c` safe not
         // yet counted, and the rated sum of those counted. Only with a
@@ -455,7 +453,9 @@ fn look_ahead(
             .unknown_neighbours(c)
             .map(|n| finite(p.probability(n).unwrap_or(f64::NAN)).min(1.0))
             .sum();
-        let mut order: Vec<u8> = (known..=known + closed).collect();
+        let numbers = numbers(board, c);
+        let known = *numbers.start();
+        let mut order: Vec<u8> = numbers.collect();
         order.sort_by(|&a, &b| {
             let d = |v: u8| (f64::from(v - known) - expected).abs();
             d(a).total_cmp(&d(b)).then(a.cmp(&b))
