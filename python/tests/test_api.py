@@ -54,7 +54,7 @@ def test_play_summary():
         "skip_dead": True,
         "off_frontier": 2,
         "isolated": True,
-        "third_move": True,
+        "third_move": False,
     }
     assert s == {**s, "games_per_second": s["games_per_second"]}
     again = sapper.play(rows=9, cols=9, mines=10, games=100, seed=3)

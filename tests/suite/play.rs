@@ -80,7 +80,8 @@ fn play_writes_one_line_per_game_and_refuses_bad_levels() {
 }
 
 #[test]
-fn play_without_a_refinement_turns_only_that_one_off_and_refuses_unknown_ones() {
+fn play_without_turns_only_that_refinement_off_with_turns_a_costly_one_on_and_unknown_ones_are_refused(
+) {
     let out = sapper([
         "play",
         "--level",
@@ -104,12 +105,32 @@ fn play_without_a_refinement_turns_only_that_one_off_and_refuses_unknown_ones() 
             "skip_dead": true,
             "off_frontier": null,
             "isolated": true,
-            "third_move": true,
+            "third_move": false,
         })
     );
     sapper(["play", "--games", "5", "--without", "luck"])
         .expect_code(2)
         .stderr_has("invalid value 'luck'");
+    let out = sapper([
+        "play",
+        "--level",
+        "beginner",
+        "--games",
+        "20",
+        "--json",
+        "--with",
+        "third-move",
+    ])
+    .ok()
+    .stdout
+    .clone();
+    let summary: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(summary["guessing"]["third_move"], true);
+    assert_eq!(summary["guessing"]["isolated"], true);
+    // It is off by default: there is nothing to turn off.
+    sapper(["play", "--games", "5", "--without", "third-move"])
+        .expect_code(2)
+        .stderr_has("invalid value 'third-move'");
 }
 
 /// The engine, driven line by line: each answer's cells are opened on a

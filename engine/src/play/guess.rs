@@ -28,7 +28,8 @@ pub const SECOND_SAFETY_SPREAD: f64 = 0.08;
 
 /// The refinements of [`Policy::SecondSafety`], each of which can be
 /// turned off to measure it (`sapper play --without`). The default has
-/// them all on.
+/// them all on but the costly [`Guessing::third_move`] (`sapper play
+/// --with`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Guessing {
     /// Open a free guess (a cell that is safe or half of an unavoidable
@@ -51,7 +52,9 @@ pub struct Guessing {
     /// Play an isolated region (closed cells nothing else will tell about,
     /// [`super::isolated`]) exactly, before any other guess.
     pub isolated: bool,
-    /// Score guesses three moves deep, not two ([`second_safety`]).
+    /// Score guesses three moves deep, not two ([`second_safety`]). Off by
+    /// default: it wins about 0.04 points more classic expert games at two
+    /// thirds of the speed.
     pub third_move: bool,
 }
 
@@ -79,7 +82,7 @@ impl Default for Guessing {
             skip_dead: true,
             off_frontier: Some(OFF_FRONTIER_CANDIDATES),
             isolated: true,
-            third_move: true,
+            third_move: false,
         }
     }
 }

@@ -36,11 +36,12 @@
 //!   a guess is rated by its two best safeties; a dead candidate (it can
 //!   show one number only) is not guessed while a living one is scored;
 //!   two cells stand for all those off the frontier, leaving the other
-//!   candidates to frontier cells; a position after a guess where the
-//!   next move must be a guess too is rated three moves deep, by its own
-//!   best two-move guess; and before all of that, a region of
+//!   candidates to frontier cells; and before all of that, a region of
 //!   closed cells that nothing else will ever tell about is played by its
-//!   own exact game tree ([`isolated`]).
+//!   own exact game tree ([`isolated`]). Off by default, for its cost:
+//!   a position after a guess where the next move must be a guess too
+//!   rated three moves deep, by its own best two-move guess
+//!   ([`Guessing::third_move`]).
 //!
 //! Whatever the policy, a position with at most [`ENDGAME_LAYOUTS`] mine
 //! layouts left is played exactly ([`endgame`]): the guess that wins the
