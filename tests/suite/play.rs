@@ -79,25 +79,21 @@ fn play_writes_one_line_per_game_and_refuses_bad_levels() {
         .stderr_has("do not fit");
 }
 
+/// The `guessing` object of `sapper play`'s JSON summary of 20 beginner
+/// games, with `flags` added.
+fn guessing_with(flags: &[&str]) -> serde_json::Value {
+    let mut args = vec!["play", "--level", "beginner", "--games", "20", "--json"];
+    args.extend_from_slice(flags);
+    let out = sapper(args).ok().stdout.clone();
+    let summary: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    summary["guessing"].clone()
+}
+
 #[test]
 fn play_without_turns_only_that_refinement_off_with_turns_a_costly_one_on_and_unknown_ones_are_refused(
 ) {
-    let out = sapper([
-        "play",
-        "--level",
-        "beginner",
-        "--games",
-        "20",
-        "--json",
-        "--without",
-        "free-fifties,blend,off-frontier-cap",
-    ])
-    .ok()
-    .stdout
-    .clone();
-    let summary: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(
-        summary["guessing"],
+        guessing_with(&["--without", "free-fifties,blend,off-frontier-cap"]),
         serde_json::json!({
             "free_fifties": false,
             "influence": 0.9,
@@ -111,22 +107,11 @@ fn play_without_turns_only_that_refinement_off_with_turns_a_costly_one_on_and_un
     sapper(["play", "--games", "5", "--without", "luck"])
         .expect_code(2)
         .stderr_has("invalid value 'luck'");
-    let out = sapper([
-        "play",
-        "--level",
-        "beginner",
-        "--games",
-        "20",
-        "--json",
-        "--with",
-        "third-move",
-    ])
-    .ok()
-    .stdout
-    .clone();
-    let summary: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(summary["guessing"]["third_move"], true);
-    assert_eq!(summary["guessing"]["isolated"], true);
+    let with = guessing_with(&["--with", "third-move"]);
+    assert_eq!(
+        (&with["third_move"], &with["isolated"]),
+        (&true.into(), &true.into())
+    );
     // It is off by default: there is nothing to turn off.
     sapper(["play", "--games", "5", "--without", "third-move"])
         .expect_code(2)
