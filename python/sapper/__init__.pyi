@@ -80,5 +80,10 @@ def play(
     games: int = 1000,
     seed: Optional[int] = None,
     first_click: FirstClick = "safe",
+    third_move: bool = False,
 ) -> Dict[str, Any]:
-    """Plays seeded games; the ``sapper play --json`` summary."""
+    """Plays seeded games; the ``sapper play --json`` summary.
+
+    ``third_move`` looks three moves deep where the next move would be a
+    guess too (``sapper play --with third-move``): slower, a little
+    stronger."""

@@ -388,9 +388,10 @@ fn is_solvable(py: Python<'_>, layout: &Bound<'_, PyAny>, row: i64, col: i64) ->
 const MAX_GAMES: u64 = 100_000_000;
 
 /// Plays `games` seeded games with the sapper player and returns the
-/// summary `sapper play --json` prints.
+/// summary `sapper play --json` prints; `third_move` is `sapper play
+/// --with third-move` (slower, a little stronger).
 #[pyfunction]
-#[pyo3(signature = (level=None, rows=None, cols=None, mines=None, games=1000, seed=None, first_click=None))]
+#[pyo3(signature = (level=None, rows=None, cols=None, mines=None, games=1000, seed=None, first_click=None, third_move=false))]
 #[allow(clippy::too_many_arguments)]
 fn play<'py>(
     py: Python<'py>,
@@ -401,6 +402,7 @@ fn play<'py>(
     games: i64,
     seed: Option<u64>,
     first_click: Option<&Bound<'py, PyAny>>,
+    third_move: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let level = match (level, rows, cols, mines) {
         (Some(name), None, None, None) => Level::named(name).ok_or_else(|| {
@@ -431,10 +433,11 @@ fn play<'py>(
         Some(v) => first_click_arg(level, v)?,
     };
     level.check(rule, start).map_err(value_error)?;
-    let settings = PlaySettings::new(level)
+    let mut settings = PlaySettings::new(level)
         .games(games)
         .seed(seed.unwrap_or(1))
         .first_click(rule, Some(start));
+    settings.guessing.third_move = third_move;
     let engine = engine()?;
     let s = py.detach(|| engine.play(&settings)).map_err(value_error)?;
     let out = PyDict::new(py);

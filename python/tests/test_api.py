@@ -59,6 +59,8 @@ def test_play_summary():
     assert s == {**s, "games_per_second": s["games_per_second"]}
     again = sapper.play(rows=9, cols=9, mines=10, games=100, seed=3)
     assert again["wins"] == s["wins"]
+    deep = sapper.play("beginner", games=100, seed=3, third_move=True)
+    assert deep["guessing"] == {**s["guessing"], "third_move": True}
     op = sapper.play("expert", games=20, first_click="opening")
     assert op["start"] == [3, 3] and op["first_click"] == "opening"
 
