@@ -182,7 +182,7 @@ pub fn second_safety(
         )
     } else {
         look_ahead(
-            board,
+            &mut board.clone(),
             p,
             &candidates,
             &risk_of,
@@ -305,22 +305,37 @@ fn three_moves(
     budget: &Budget,
     guessing: &Guessing,
 ) -> Vec<Scored> {
-    /// One number a candidate can show: its weight (layouts, relative to
-    /// the candidate's likeliest number), its two-move rating, and whether
-    /// the next move is a guess (no proven-safe cell) with the best safety
-    /// then.
+    /// One number a candidate can show: its weight (its layouts, relative
+    /// to those of the candidate's likeliest number), its two-move rating,
+    /// and when the next move is a guess (no proven-safe cell), the best
+    /// safety then.
     struct Outcome {
         v: u8,
         weight: f64,
         rating: f64,
         guess_next: Option<f64>,
     }
+    impl Outcome {
+        /// At least its three-move rating.
+        fn upper(&self) -> f64 {
+            self.guess_next.unwrap_or(self.rating)
+        }
+    }
+    /// A candidate (at `index` among them) and its outcomes, likeliest
+    /// first: their total weight and an upper bound of its score.
+    struct Plan {
+        index: usize,
+        cell: u32,
+        outcomes: Vec<Outcome>,
+        total: f64,
+        bound: f64,
+    }
     let (inner, k) = replies;
     let mut after = board.clone();
-    // (candidate's index, cell, upper bound of its score, outcomes)
-    let mut plans: Vec<(usize, u32, f64, Vec<Outcome>)> = Vec::with_capacity(candidates.len());
-    for (i, &c) in candidates.iter().enumerate() {
-        let mut outcomes: Vec<(u8, f64, f64, Option<f64>)> = Vec::with_capacity(9);
+    let mut plans: Vec<Plan> = Vec::with_capacity(candidates.len());
+    for (index, &c) in candidates.iter().enumerate() {
+        // Each outcome's weight holds its log10 layout count at first.
+        let mut outcomes: Vec<Outcome> = Vec::with_capacity(9);
         for v in numbers(board, c) {
             after.set(c, Cell::Revealed(v));
             if !matches!(
@@ -330,53 +345,48 @@ fn three_moves(
                 continue;
             }
             let least = scratch.least().unwrap_or(0.0);
-            outcomes.push((
+            outcomes.push(Outcome {
                 v,
-                scratch.log10_layouts(),
-                rating(scratch, guessing.blend),
-                (least > 0.0).then_some(1.0 - least),
-            ));
+                weight: scratch.log10_layouts(),
+                rating: rating(scratch, guessing.blend),
+                guess_next: (least > 0.0).then_some(1.0 - least),
+            });
         }
         after.set(c, board.cell(c));
-        let Some(top) = outcomes.iter().map(|o| o.1).reduce(f64::max) else {
+        let Some(top) = outcomes.iter().map(|o| o.weight).reduce(f64::max) else {
             continue;
         };
-        let mut outcomes: Vec<Outcome> = outcomes
-            .into_iter()
-            .map(|(v, log10, rating, guess_next)| Outcome {
-                v,
-                weight: 10f64.powf(log10 - top),
-                rating,
-                guess_next,
-            })
-            .collect();
+        for o in &mut outcomes {
+            o.weight = 10f64.powf(o.weight - top);
+        }
         outcomes.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.v.cmp(&b.v)));
-        let upper = |o: &Outcome| o.guess_next.unwrap_or(o.rating);
         let total: f64 = outcomes.iter().map(|o| o.weight).sum();
-        let bound =
-            (1.0 - risk_of(c)) * outcomes.iter().map(|o| o.weight * upper(o)).sum::<f64>() / total;
-        plans.push((i, c, bound, outcomes));
+        let upper: f64 = outcomes.iter().map(|o| o.weight * o.upper()).sum();
+        plans.push(Plan {
+            index,
+            cell: c,
+            bound: (1.0 - risk_of(c)) * upper / total,
+            outcomes,
+            total,
+        });
     }
-    plans.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    plans.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.index.cmp(&b.index)));
     let mut best_living = f64::NEG_INFINITY;
     let mut scored: Vec<(usize, Scored)> = Vec::with_capacity(plans.len());
-    for (i, c, bound, outcomes) in plans {
-        if bound < best_living - 1e-9 {
+    for plan in plans {
+        if plan.bound < best_living - 1e-9 {
             continue;
         }
+        let c = plan.cell;
         let safety = 1.0 - risk_of(c);
-        let total: f64 = outcomes.iter().map(|o| o.weight).sum();
-        let mut left: f64 = outcomes
-            .iter()
-            .map(|o| o.weight * o.guess_next.unwrap_or(o.rating))
-            .sum();
+        let mut left: f64 = plan.outcomes.iter().map(|o| o.weight * o.upper()).sum();
         let (mut sum, mut pruned) = (0.0, false);
-        for o in &outcomes {
-            if safety * (sum + left) / total < best_living - 1e-9 {
+        for o in &plan.outcomes {
+            if safety * (sum + left) / plan.total < best_living - 1e-9 {
                 pruned = true;
                 break;
             }
-            left -= o.weight * o.guess_next.unwrap_or(o.rating);
+            left -= o.weight * o.upper();
             let mut rated = o.rating;
             if o.guess_next.is_some() {
                 // The next move is a guess too: rate it by its own
@@ -386,7 +396,8 @@ fn three_moves(
                     let q = &*scratch;
                     let own = |d: u32| finite(q.probability(d).unwrap_or(f64::NAN));
                     let next = candidates_of(&after, q, &own, guessing, k);
-                    let next = look_ahead(&after, q, &next, &own, inner, density, budget, guessing);
+                    let next =
+                        look_ahead(&mut after, q, &next, &own, inner, density, budget, guessing);
                     if let Some(best) = best_of(&next) {
                         rated = best.score;
                     }
@@ -398,13 +409,13 @@ fn three_moves(
         if pruned {
             continue;
         }
-        let dead = guessing.skip_dead && outcomes.len() == 1;
-        let score = safety * sum / total;
+        let dead = guessing.skip_dead && plan.outcomes.len() == 1;
+        let score = safety * sum / plan.total;
         if !dead {
             best_living = best_living.max(score);
         }
         scored.push((
-            i,
+            plan.index,
             Scored {
                 score,
                 cell: c,
@@ -417,7 +428,8 @@ fn three_moves(
 }
 
 /// The two-move score of `candidates` on `board` (probabilities `p`,
-/// risks `risk_of`), in their order; `scratch` is working space.
+/// risks `risk_of`), in their order; `scratch` is working space, and
+/// `board` is given back as it came.
 ///
 /// A candidate is dropped, unscored, once it cannot beat the best living
 /// score so far: its outcomes not yet counted can rate at most 1, and
@@ -426,7 +438,7 @@ fn three_moves(
 /// nothing is living.
 #[allow(clippy::too_many_arguments)]
 fn look_ahead(
-    board: &Board,
+    board: &mut Board,
     p: &Probabilities,
     candidates: &[u32],
     risk_of: &dyn Fn(u32) -> f64,
@@ -437,24 +449,20 @@ fn look_ahead(
 ) -> Vec<Scored> {
     let mut scored: Vec<Scored> = Vec::with_capacity(candidates.len());
     let mut best_living = f64::NEG_INFINITY;
-    let mut after = board.clone();
     for &c in candidates {
         let safety = 1.0 - risk_of(c);
-        // For the bound, as shares of all layouts: those with `c` safe not
-        // yet counted, and the rated sum of those counted. Only with a
-        // known total, where the layout counts are the weights.
+        // As shares of all layouts: those with `c` safe, those counted so
+        // far, and the rated sum of those. The bound needs a known total,
+        // where the layout counts are the weights.
         let safe_share = 1.0 - p.probability(c).unwrap_or(1.0);
         let mut bounded = density.is_none() && safe_share > 0.0;
-        let (mut left, mut rated_so_far) = (safe_share, 0.0);
+        let (mut counted, mut rated_sum, mut outcomes) = (0.0, 0.0, 0);
         let mut pruned = false;
-        // log10 of the layout count with `c` showing `v`, and the rating of
-        // that position.
-        let mut outcomes: Vec<(f64, f64)> = Vec::with_capacity(9);
         // The likeliest numbers first (nearest the expected one), so that
         // the bound tightens early.
         let expected: f64 = board
             .unknown_neighbours(c)
-            .map(|n| finite(p.probability(n).unwrap_or(f64::NAN)).min(1.0))
+            .map(|n| p.probability(n).unwrap_or(0.0))
             .sum();
         let numbers = numbers(board, c);
         let known = *numbers.start();
@@ -463,18 +471,19 @@ fn look_ahead(
             let d = |v: u8| (f64::from(v - known) - expected).abs();
             d(a).total_cmp(&d(b)).then(a.cmp(&b))
         });
+        let closed = board.cell(c);
         for v in order {
             // At best, every outcome not yet counted rates 1.
-            if bounded && safety * (rated_so_far + left.max(0.0)) / safe_share < best_living - 1e-9
-            {
+            let left = (safe_share - counted).max(0.0);
+            if bounded && safety * (rated_sum + left) / safe_share < best_living - 1e-9 {
                 pruned = true;
                 break;
             }
-            after.set(c, Cell::Revealed(v));
+            board.set(c, Cell::Revealed(v));
             // A number `c` cannot show (no layout fits) is skipped, as is
             // one whose count runs out of budget (and then the bound is
             // off).
-            match scratch.compute_if_consistent(&after, density, budget) {
+            match scratch.compute_if_consistent(board, density, budget) {
                 Ok(true) => {}
                 Ok(false) => continue,
                 Err(_) => {
@@ -482,28 +491,17 @@ fn look_ahead(
                     continue;
                 }
             }
-            let rated = rating(scratch, guessing.blend);
-            let log10 = scratch.log10_layouts();
-            let share = 10f64.powf(log10 - p.log10_layouts());
-            left -= share;
-            rated_so_far += share * rated;
-            outcomes.push((log10, rated));
+            let share = 10f64.powf(scratch.log10_layouts() - p.log10_layouts());
+            counted += share;
+            rated_sum += share * rating(scratch, guessing.blend);
+            outcomes += 1;
         }
-        after.set(c, board.cell(c));
-        if pruned {
+        board.set(c, closed);
+        if pruned || outcomes == 0 {
             continue;
         }
-        let Some(top) = outcomes.iter().map(|o| o.0).reduce(f64::max) else {
-            continue;
-        };
-        let (mut weight, mut next) = (0.0, 0.0);
-        for &(log10, rating) in &outcomes {
-            let share = 10f64.powf(log10 - top);
-            weight += share;
-            next += share * rating;
-        }
-        let dead = guessing.skip_dead && outcomes.len() == 1;
-        let score = safety * next / weight;
+        let dead = guessing.skip_dead && outcomes == 1;
+        let score = safety * rated_sum / counted;
         if !dead {
             best_living = best_living.max(score);
         }
@@ -655,7 +653,7 @@ mod tests {
                     )
                 } else {
                     look_ahead(
-                        &board,
+                        &mut board.clone(),
                         &p,
                         &candidates,
                         &risk,
