@@ -81,9 +81,16 @@ def play(
     seed: Optional[int] = None,
     first_click: FirstClick = "safe",
     third_move: bool = False,
+    policy: Literal["least", "informed", "second-safety"] = "second-safety",
+    endgame_layouts: int = 1000,
+    without: Sequence[Literal["free-fifties", "influence", "blend", "dead",
+                              "off-frontier-cap", "isolated"]] = (),
 ) -> Dict[str, Any]:
     """Plays seeded games; the ``sapper play --json`` summary.
 
-    ``third_move`` looks three moves deep where the next move would be a
-    guess too (``sapper play --with third-move``): slower, a little
-    stronger."""
+    ``policy``, ``endgame_layouts`` (0 to 65535; 0 turns the exact endgame
+    off) and ``without`` (refinements turned off, to measure them) are the
+    options of ``sapper play`` of those names. ``third_move`` looks three
+    moves deep where the next move would be a guess too (``sapper play
+    --with third-move``): slower, a little stronger. A name or count out of
+    range is a ``ValueError``."""

@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use rayon::prelude::*;
 use sapper_engine::generate::{Request, Sampling};
-use sapper_engine::play::{Policy, ENDGAME_LAYOUTS};
+use sapper_engine::play::{Guessing, Lead, Policy, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
 use sapper_engine::solver::BySource;
 use sapper_engine::{
     Board, Counter, Engine, Error, Field, FirstClick, Grid, Level, Method, PlaySettings, Position,
@@ -388,10 +388,11 @@ fn is_solvable(py: Python<'_>, layout: &Bound<'_, PyAny>, row: i64, col: i64) ->
 const MAX_GAMES: u64 = 100_000_000;
 
 /// Plays `games` seeded games with the sapper player and returns the
-/// summary `sapper play --json` prints; `third_move` is `sapper play
-/// --with third-move` (slower, a little stronger).
+/// summary `sapper play --json` prints. `policy`, `endgame_layouts` and
+/// `without` are `sapper play`'s options of those names; `third_move` is
+/// `sapper play --with third-move` (slower, a little stronger).
 #[pyfunction]
-#[pyo3(signature = (level=None, rows=None, cols=None, mines=None, games=1000, seed=None, first_click=None, third_move=false))]
+#[pyo3(signature = (level=None, rows=None, cols=None, mines=None, games=1000, seed=None, first_click=None, third_move=false, policy="second-safety", endgame_layouts=ENDGAME_LAYOUTS as i64, without=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn play<'py>(
     py: Python<'py>,
@@ -403,7 +404,38 @@ fn play<'py>(
     seed: Option<u64>,
     first_click: Option<&Bound<'py, PyAny>>,
     third_move: bool,
+    policy: &str,
+    endgame_layouts: i64,
+    without: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let policy = Policy::from_name(policy).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "policy = {policy:?}: expected one of {}",
+            names(Policy::ALL.map(Policy::name))
+        ))
+    })?;
+    let endgame_layouts = usize::try_from(endgame_layouts)
+        .ok()
+        .filter(|&n| n <= MAX_ENDGAME_LAYOUTS)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "endgame_layouts = {endgame_layouts}: expected 0 (off) to {MAX_ENDGAME_LAYOUTS}"
+            ))
+        })?;
+    let mut guessing = Guessing::default();
+    for name in &without {
+        match Lead::from_name(name) {
+            Some(lead) if !lead.is_costly() => guessing.set(lead, false),
+            _ => {
+                let leads = Lead::ALL.into_iter().filter(|l| !l.is_costly());
+                return Err(PyValueError::new_err(format!(
+                    "without: {name:?} is not a refinement that can be turned off: expected any of {}",
+                    names(leads.map(Lead::name))
+                )));
+            }
+        }
+    }
+    guessing.third_move = third_move;
     let level = match (level, rows, cols, mines) {
         (Some(name), None, None, None) => Level::named(name).ok_or_else(|| {
             PyValueError::new_err(format!(
@@ -437,7 +469,9 @@ fn play<'py>(
         .games(games)
         .seed(seed.unwrap_or(1))
         .first_click(rule, Some(start));
-    settings.guessing.third_move = third_move;
+    settings.policy = policy;
+    settings.endgame_layouts = endgame_layouts;
+    settings.guessing = guessing;
     let engine = engine()?;
     let s = py.detach(|| engine.play(&settings)).map_err(value_error)?;
     let out = PyDict::new(py);
@@ -457,15 +491,8 @@ fn play<'py>(
     out.set_item("first_click", rule.name())?;
     out.set_item("start", [start.0, start.1])?;
     out.set_item("seed", settings.seed)?;
-    out.set_item(
-        "policy",
-        match settings.policy {
-            Policy::LeastProbability => "least",
-            Policy::Informed => "informed",
-            Policy::SecondSafety => "second-safety",
-        },
-    )?;
-    out.set_item("endgame_layouts", ENDGAME_LAYOUTS)?;
+    out.set_item("policy", settings.policy.name())?;
+    out.set_item("endgame_layouts", settings.endgame_layouts)?;
     let g = PyDict::new(py);
     g.set_item("free_fifties", settings.guessing.free_fifties)?;
     g.set_item("influence", settings.guessing.influence)?;
@@ -478,6 +505,16 @@ fn play<'py>(
     out.set_item("opened_by_source", by_source(py, &s.opened_by)?)?;
     out.set_item("opened_by_rule_order", rules_by_order(py, &s.opened_by)?)?;
     Ok(out)
+}
+
+/// `"a", "b" or "c"`: names for an error message.
+fn names<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let quoted: Vec<String> = names.into_iter().map(|n| format!("{n:?}")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// A list of lists from row-major `values` of `cols` columns.

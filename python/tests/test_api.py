@@ -1,12 +1,15 @@
 """analyse, next_move and play answer with the CLI's JSON keys and agree
 with the probabilities."""
 
+import json
 import math
+import subprocess
 
 import numpy as np
 
 import sapper
 from positions import expert_positions
+from test_docs import sapper_binary
 
 
 def test_analyse_agrees_with_probabilities():
@@ -63,6 +66,22 @@ def test_play_summary():
     assert deep["guessing"] == {**s["guessing"], "third_move": True}
     op = sapper.play("expert", games=20, first_click="opening")
     assert op["start"] == [3, 3] and op["first_click"] == "opening"
+
+
+def test_play_options_give_the_cli_games():
+    for kwargs, flags in [
+        ({"policy": "least", "endgame_layouts": 0}, ["--policy", "least", "--endgame-layouts", "0"]),
+        ({"without": ["blend", "off-frontier-cap"], "endgame_layouts": 40},
+         ["--without", "blend,off-frontier-cap", "--endgame-layouts", "40"]),
+    ]:
+        py = sapper.play("beginner", games=400, seed=8, **kwargs)
+        cli = json.loads(subprocess.run(
+            [sapper_binary(), "play", "--level", "beginner", "--games", "400", "--seed", "8",
+             "--json", *flags], check=True, capture_output=True, text=True).stdout)
+        assert {**py, "games_per_second": 0} == {**cli, "games_per_second": 0}, kwargs
+    default = sapper.play("beginner", games=400, seed=8)
+    least = sapper.play("beginner", games=400, seed=8, policy="least", endgame_layouts=0)
+    assert least["guesses_per_game"] != default["guesses_per_game"]
 
 
 def test_numpy_inputs():

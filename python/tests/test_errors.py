@@ -101,6 +101,18 @@ def test_bad_arguments():
         sapper.play(level="expert", rows=3)
     with pytest.raises(ValueError):
         sapper.play(games=0)
+    with pytest.raises(ValueError, match="policy.*least"):
+        sapper.play(games=1, policy="greedy")
+    with pytest.raises(ValueError, match="endgame_layouts"):
+        sapper.play(games=1, endgame_layouts=70000)
+    with pytest.raises(ValueError, match="endgame_layouts"):
+        sapper.play(games=1, endgame_layouts=-1)
+    with pytest.raises(ValueError, match="third-move.*blend"):
+        sapper.play(games=1, without=["third-move"])
+    with pytest.raises(ValueError, match="bland"):
+        sapper.play(games=1, without=["blend", "bland"])
+    with pytest.raises(TypeError):
+        sapper.play(games=1, without="blend")
 
 
 def test_bad_layouts():

@@ -2,10 +2,11 @@
 
 use super::common::{by_source_json, default_tiers, rules_by_order_json, GameArgs};
 use super::CliError;
+use clap::builder::TypedValueParser as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sapper_engine::files::WholeFile;
 use sapper_engine::game::FirstClick;
-use sapper_engine::play::{Guessing, Policy, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
+use sapper_engine::play::{Guessing, Lead, Policy, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
 use sapper_engine::{Engine, Method, PlaySettings};
 use std::io::Write as _;
 use std::ops::ControlFlow;
@@ -42,8 +43,8 @@ pub struct Args {
     #[arg(long, default_value_t = 1000, allow_hyphen_values = true, value_parser = super::common::count_arg::<u64>)]
     games: u64,
     /// How to guess when nothing is forced.
-    #[arg(long, value_enum, default_value_t = PolicyArg::SecondSafety)]
-    policy: PolicyArg,
+    #[arg(long, default_value = "second-safety", value_parser = policy_arg())]
+    policy: Policy,
     /// Play positions with at most N mine layouts exactly: an exhaustive
     /// search of the game tree finds the guess that wins most often (it
     /// gives up, and the policy guesses, past 20,000 states or a 64 MB
@@ -66,14 +67,14 @@ pub struct Args {
     /// as there is room for, not the two with fewest closed neighbours),
     /// `isolated` (guess in a region nothing else will tell about like
     /// anywhere else, not by its exact game tree first).
-    #[arg(long, value_enum, value_name = "LEAD", value_delimiter = ',')]
-    without: Vec<LeadArg>,
+    #[arg(long, value_name = "LEAD", value_delimiter = ',', value_parser = lead_arg(false))]
+    without: Vec<Lead>,
     /// Turn on refinements that are off by default because they cost
     /// speed: `third-move` (score guesses three moves deep where the next
     /// move would be a guess too, not two; about 0.04 points more classic
     /// expert games won at two thirds of the games per second).
-    #[arg(long, value_enum, value_name = "LEAD", value_delimiter = ',')]
-    with: Vec<ExtraArg>,
+    #[arg(long, value_name = "LEAD", value_delimiter = ',', value_parser = lead_arg(true))]
+    with: Vec<Lead>,
     /// One JSON summary object instead of text.
     #[arg(long)]
     json: bool,
@@ -84,26 +85,21 @@ pub struct Args {
     games_json: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum LeadArg {
-    FreeFifties,
-    Influence,
-    Blend,
-    Dead,
-    OffFrontierCap,
-    Isolated,
+/// The policies by their engine names.
+fn policy_arg() -> impl clap::builder::TypedValueParser<Value = Policy> {
+    clap::builder::PossibleValuesParser::new(Policy::ALL.map(Policy::name))
+        .map(|name| Policy::from_name(&name).expect("a possible value"))
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum ExtraArg {
-    ThirdMove,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum PolicyArg {
-    Least,
-    Informed,
-    SecondSafety,
+/// The refinements by their engine names: the costly ones (`--with`) or
+/// the others (`--without`).
+fn lead_arg(costly: bool) -> impl clap::builder::TypedValueParser<Value = Lead> {
+    let names = Lead::ALL
+        .into_iter()
+        .filter(move |l| l.is_costly() == costly)
+        .map(Lead::name);
+    clap::builder::PossibleValuesParser::new(names)
+        .map(|name| Lead::from_name(&name).expect("a possible value"))
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -117,26 +113,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Some(file) => Some(WholeFile::create(file)?),
         None => None,
     };
-    let policy = match args.policy {
-        PolicyArg::Least => Policy::LeastProbability,
-        PolicyArg::Informed => Policy::Informed,
-        PolicyArg::SecondSafety => Policy::SecondSafety,
-    };
+    let policy = args.policy;
     let mut guessing = Guessing::default();
-    for lead in &args.without {
-        match lead {
-            LeadArg::FreeFifties => guessing.free_fifties = false,
-            LeadArg::Influence => guessing.influence = 0.0,
-            LeadArg::Blend => guessing.blend = false,
-            LeadArg::Dead => guessing.skip_dead = false,
-            LeadArg::OffFrontierCap => guessing.off_frontier = None,
-            LeadArg::Isolated => guessing.isolated = false,
-        }
+    for &lead in &args.without {
+        guessing.set(lead, false);
     }
-    for extra in &args.with {
-        match extra {
-            ExtraArg::ThirdMove => guessing.third_move = true,
-        }
+    for &lead in &args.with {
+        guessing.set(lead, true);
     }
     let engine = Engine::from_tiers(Some(default_tiers()?));
     let seed = args.game.seed;
@@ -207,11 +190,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "first_click": first_click.name(),
             "start": [start.0, start.1],
             "seed": seed,
-            "policy": match policy {
-                Policy::LeastProbability => "least",
-                Policy::Informed => "informed",
-                Policy::SecondSafety => "second-safety",
-            },
+            "policy": policy.name(),
             "endgame_layouts": args.endgame_layouts,
             "guessing": {
                 "free_fifties": guessing.free_fifties,

@@ -87,6 +87,92 @@ impl Default for Guessing {
     }
 }
 
+/// One refinement of [`Guessing`], by the name `sapper play --without` and
+/// `--with` (and Python's `play`) know it by.
+///
+/// ```
+/// use sapper_engine::play::{Guessing, Lead};
+///
+/// let mut guessing = Guessing::default();
+/// guessing.set(Lead::from_name("blend").unwrap(), false);
+/// assert!(!guessing.blend);
+/// assert!(Lead::ThirdMove.is_costly() && !Lead::Blend.is_costly());
+/// assert_eq!(Lead::from_name("nothing"), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lead {
+    /// [`Guessing::free_fifties`].
+    FreeFifties,
+    /// [`Guessing::influence`] (on: [`INFLUENCE_WEIGHT`]).
+    Influence,
+    /// [`Guessing::blend`].
+    Blend,
+    /// [`Guessing::skip_dead`].
+    Dead,
+    /// [`Guessing::off_frontier`] (on: [`OFF_FRONTIER_CANDIDATES`]).
+    OffFrontierCap,
+    /// [`Guessing::isolated`].
+    Isolated,
+    /// [`Guessing::third_move`].
+    ThirdMove,
+}
+
+impl Lead {
+    /// Every refinement, in the order of [`Guessing`]'s fields.
+    pub const ALL: [Lead; 7] = [
+        Lead::FreeFifties,
+        Lead::Influence,
+        Lead::Blend,
+        Lead::Dead,
+        Lead::OffFrontierCap,
+        Lead::Isolated,
+        Lead::ThirdMove,
+    ];
+
+    /// Its name: `free-fifties`, `influence`, `blend`, `dead`,
+    /// `off-frontier-cap`, `isolated`, `third-move`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lead::FreeFifties => "free-fifties",
+            Lead::Influence => "influence",
+            Lead::Blend => "blend",
+            Lead::Dead => "dead",
+            Lead::OffFrontierCap => "off-frontier-cap",
+            Lead::Isolated => "isolated",
+            Lead::ThirdMove => "third-move",
+        }
+    }
+
+    /// The refinement called `name` ([`Lead::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Lead> {
+        Lead::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// Off by default because it costs speed ([`Guessing::default`]): it
+    /// can be turned on, where the others can be turned off.
+    pub fn is_costly(self) -> bool {
+        self == Lead::ThirdMove
+    }
+}
+
+impl Guessing {
+    /// Turns `lead` on (as in [`Guessing::default`] where it is on by
+    /// default) or off.
+    pub fn set(&mut self, lead: Lead, on: bool) {
+        match lead {
+            Lead::FreeFifties => self.free_fifties = on,
+            Lead::Influence => self.influence = if on { INFLUENCE_WEIGHT } else { 0.0 },
+            Lead::Blend => self.blend = on,
+            Lead::Dead => self.skip_dead = on,
+            Lead::OffFrontierCap => {
+                self.off_frontier = on.then_some(OFF_FRONTIER_CANDIDATES);
+            }
+            Lead::Isolated => self.isolated = on,
+            Lead::ThirdMove => self.third_move = on,
+        }
+    }
+}
+
 /// The guess of `policy` on `board` (whose probabilities are computed)
 /// that looks at this position only.
 pub fn choose_guess(board: &Board, p: &Probabilities, policy: Policy) -> Option<(u32, f64)> {

@@ -69,7 +69,7 @@ pub use endgame::{
     Endgame, ExactGuess, ENDGAME_BYTES, ENDGAME_LAYOUTS, ENDGAME_STATES, MAX_ENDGAME_LAYOUTS,
 };
 pub use guess::{
-    Guessing, INFLUENCE_WEIGHT, OFF_FRONTIER_CANDIDATES, SECOND_SAFETY_CANDIDATES,
+    Guessing, Lead, INFLUENCE_WEIGHT, OFF_FRONTIER_CANDIDATES, SECOND_SAFETY_CANDIDATES,
     SECOND_SAFETY_SPREAD, THIRD_MOVE_REPLIES, TOLERANCE,
 };
 
@@ -106,6 +106,30 @@ pub enum Policy {
     Informed,
     /// Two moves ahead: see `second_safety`.
     SecondSafety,
+}
+
+impl Policy {
+    /// Every policy, the shipped one last.
+    pub const ALL: [Policy; 3] = [
+        Policy::LeastProbability,
+        Policy::Informed,
+        Policy::SecondSafety,
+    ];
+
+    /// Its name in `sapper play --policy` and Python's `play`: `least`,
+    /// `informed`, `second-safety`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::LeastProbability => "least",
+            Policy::Informed => "informed",
+            Policy::SecondSafety => "second-safety",
+        }
+    }
+
+    /// The policy called `name` ([`Policy::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Policy> {
+        Policy::ALL.into_iter().find(|p| p.name() == name)
+    }
 }
 
 /// The sapper player: the solver's deductions, then an exact-probability
