@@ -172,6 +172,24 @@ fn check_against_enumeration(board: &Board, density: f64) -> Result<(), TestCase
     }
     prop_assert!(p.error_bound() <= ACCURACY);
     prop_assert!(((layouts as f64).log10() - p.log10_layouts()).abs() < 1e-9);
+    // The layouts' weight: each one 1 with the total; with a density, the
+    // chance of its mines and safe cells, cell by cell.
+    let weight = match remaining {
+        Some(_) => layouts as f64,
+        None => {
+            let n = e.closed.len() as i32;
+            (e.all.iter().enumerate())
+                .map(|(k, &c)| {
+                    c as f64 * density.powi(k as i32) * (1.0 - density).powi(n - k as i32)
+                })
+                .sum()
+        }
+    };
+    prop_assert!(
+        (weight.log10() - p.log10_weight()).abs() < 1e-9,
+        "weight 10^{} against {weight} on {board:?}",
+        p.log10_weight()
+    );
     let exact = p.layouts(&Budget::unlimited()).unwrap();
     prop_assert_eq!(exact, BigUint::from(layouts));
     Ok(())

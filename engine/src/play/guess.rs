@@ -218,10 +218,12 @@ fn informed_key(board: &Board, c: u32) -> (u32, i64, u32) {
 /// `S_v` rates the position after `c` shows `v` — its best safety (1 when
 /// it has a proven-safe cell), or with [`Guessing::blend`] the blend of its
 /// two best — and `I(c)` is the 50/50 influence of `c` weighted by
-/// `λ = guessing.influence` (0: none). Exact: `P(c shows v | c safe)` is
-/// the share of the layouts with `c` safe in which `c` shows `v` (their
-/// counts are the layout counts of the positions with `c` revealed as
-/// `v`), and `S_v` comes from that position's exact probabilities. Only the
+/// `λ = guessing.influence` (0: none; always 0 under a density). Exact:
+/// `P(c shows v | c safe)` is the share of the layouts with `c` safe in
+/// which `c` shows `v` (their counts are the layout counts of the positions
+/// with `c` revealed as `v`; under a density, each layout weighs its
+/// chance, [`Probabilities::log10_weight`]), and `S_v` comes from that
+/// position's exact probabilities. Only the
 /// cells closest to the least probability (by the same weighted safety) are
 /// looked at, the cheapest by [`Policy::Informed`]'s key among equals, to
 /// bound the cost to a few dozen probability computations per guess.
@@ -391,8 +393,9 @@ fn three_moves(
     budget: &Budget,
     guessing: &Guessing,
 ) -> Vec<Scored> {
-    /// One number a candidate can show: its weight (its layouts, relative
-    /// to those of the candidate's likeliest number), its two-move rating,
+    /// One number a candidate can show: its weight (its layouts' weight,
+    /// [`Probabilities::log10_weight`], relative to that of the
+    /// candidate's likeliest number), its two-move rating,
     /// and when the next move is a guess (no proven-safe cell), the best
     /// safety then.
     struct Outcome {
@@ -420,7 +423,8 @@ fn three_moves(
     let mut after = board.clone();
     let mut plans: Vec<Plan> = Vec::with_capacity(candidates.len());
     for (index, &c) in candidates.iter().enumerate() {
-        // Each outcome's weight holds its log10 layout count at first.
+        // Each outcome's weight holds its log10 weight at first (its
+        // layout count with a total).
         let mut outcomes: Vec<Outcome> = Vec::with_capacity(9);
         for v in numbers(board, c) {
             after.set(c, Cell::Revealed(v));
@@ -433,7 +437,7 @@ fn three_moves(
             let least = scratch.least().unwrap_or(0.0);
             outcomes.push(Outcome {
                 v,
-                weight: scratch.log10_layouts(),
+                weight: scratch.log10_weight(),
                 rating: rating(scratch, guessing.blend),
                 guess_next: (least > 0.0).then_some(1.0 - least),
             });
@@ -537,11 +541,11 @@ fn look_ahead(
     let mut best_living = f64::NEG_INFINITY;
     for &c in candidates {
         let safety = 1.0 - risk_of(c);
-        // As shares of all layouts: those with `c` safe, those counted so
-        // far, and the rated sum of those. The bound needs a known total,
-        // where the layout counts are the weights.
+        // As shares of all layouts (by weight,
+        // `Probabilities::log10_weight`): those with `c` safe, those
+        // counted so far, and the rated sum of those.
         let safe_share = 1.0 - p.probability(c).unwrap_or(1.0);
-        let mut bounded = density.is_none() && safe_share > 0.0;
+        let mut bounded = safe_share > 0.0;
         let (mut counted, mut rated_sum, mut outcomes) = (0.0, 0.0, 0);
         let mut pruned = false;
         // The likeliest numbers first (nearest the expected one), so that
@@ -577,7 +581,8 @@ fn look_ahead(
                     continue;
                 }
             }
-            let share = 10f64.powf(scratch.log10_layouts() - p.log10_layouts());
+            let share = 10f64.powf(scratch.log10_weight() - p.log10_weight())
+                * density.map_or(1.0, |d| 1.0 - d);
             counted += share;
             rated_sum += share * rating(scratch, guessing.blend);
             outcomes += 1;
@@ -632,16 +637,21 @@ mod tests {
     /// The look-ahead by brute force over explicit layouts (bit masks),
     /// apart from the counting engine: the score of opening `c` on
     /// `board`, whose layouts are `set`, `depth` moves deep (2 or 3), and
-    /// whether `c` can show one number only. The candidates a position
-    /// after the guess is rated by are the player's own choice
-    /// (`candidates_of`); everything else is counted here.
+    /// whether `c` can show one number only. Each layout weighs 1 with the
+    /// total; with a density `D` (no total), `(D / (1 − D))^k` for `k`
+    /// mines, in proportion to its chance. The candidates a position after
+    /// the guess is rated by are the player's own choice (`candidates_of`);
+    /// everything else is counted here.
     fn brute_score(
         board: &Board,
         set: &[u32],
         c: u32,
         depth: u32,
         guessing: &Guessing,
+        density: Option<f64>,
     ) -> Option<(f64, bool)> {
+        let weight = |l: u32| density.map_or(1.0, |d| (d / (1.0 - d)).powi(l.count_ones() as i32));
+        let weigh = |layouts: &[u32]| layouts.iter().map(|&l| weight(l)).sum::<f64>();
         let grid = board.grid();
         let mask = |d: u32| grid.neighbours(d).iter().fold(0u32, |m, &e| m | 1 << e);
         let mut groups: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
@@ -662,8 +672,8 @@ mod tests {
                 .filter(|&d| after.cell(d) == Cell::Unknown)
                 .collect();
             let safety = |d: u32| {
-                let mines = part.iter().filter(|&&l| l >> d & 1 == 1).count();
-                1.0 - mines as f64 / part.len() as f64
+                let mines: Vec<u32> = part.iter().copied().filter(|&l| l >> d & 1 == 1).collect();
+                1.0 - weigh(&mines) / weigh(part)
             };
             let mut safeties: Vec<f64> = closed.iter().map(|&d| safety(d)).collect();
             safeties.sort_by(|a, b| b.total_cmp(a));
@@ -675,13 +685,14 @@ mod tests {
             };
             if depth == 3 && safeties.first().is_some_and(|&s| s < 1.0) {
                 let mut q = Probabilities::new();
-                q.compute(&after, None, &Budget::default_limits()).unwrap();
+                q.compute(&after, density, &Budget::default_limits())
+                    .unwrap();
                 let own = |d: u32| finite(q.probability(d).unwrap_or(f64::NAN));
                 let next: Vec<Scored> =
                     candidates_of(&after, &q, &own, guessing, THIRD_MOVE_REPLIES)
                         .into_iter()
                         .filter_map(|d| {
-                            let (score, dead) = brute_score(&after, part, d, 2, guessing)?;
+                            let (score, dead) = brute_score(&after, part, d, 2, guessing, density)?;
                             Some(Scored {
                                 score,
                                 cell: d,
@@ -693,17 +704,15 @@ mod tests {
                     rated = best.score;
                 }
             }
-            sum += part.len() as f64 * rated;
+            sum += weigh(part) * rated;
         }
-        Some((
-            sum / set.len() as f64,
-            guessing.skip_dead && groups.len() == 1,
-        ))
+        Some((sum / weigh(set), guessing.skip_dead && groups.len() == 1))
     }
 
     /// On random small positions, two and three moves deep, the look-ahead
     /// picks the guess brute force over every layout picks, and each score
-    /// it computes is the one brute force gives.
+    /// it computes is the one brute force gives: with the total, and on a
+    /// third of them with a density instead.
     #[test]
     fn look_ahead_scores_and_best_guess_match_brute_force_two_and_three_moves_deep() {
         let mut rng = TestRng::new(11);
@@ -715,13 +724,17 @@ mod tests {
         );
         let (mut deep_outcomes, mut pruned) = (0, 0);
         for round in 0..10000 {
-            let board = random_position(&mut rng);
+            let mut board = random_position(&mut rng);
             let guessing = Guessing {
                 blend: round % 2 == 0,
                 ..Guessing::default()
             };
+            let density = (round % 3 == 2).then(|| [0.12, 0.3, 0.55, 0.8][round / 3 % 4]);
+            if density.is_some() {
+                board = Board::new(board.grid(), board.cells().to_vec(), None);
+            }
             let layouts = Referee::new(&board).layouts;
-            p.compute(&board, None, &budget).unwrap();
+            p.compute(&board, density, &budget).unwrap();
             let risk = |c: u32| finite(p.probability(c).unwrap_or(f64::NAN));
             let candidates = candidates_of(&board, &p, &risk, &guessing, SECOND_SAFETY_CANDIDATES);
             for depth in [2, 3] {
@@ -733,7 +746,7 @@ mod tests {
                         &risk,
                         &mut scratch,
                         replies,
-                        None,
+                        density,
                         &budget,
                         &guessing,
                     )
@@ -744,7 +757,7 @@ mod tests {
                         &candidates,
                         &risk,
                         &mut scratch,
-                        None,
+                        density,
                         &budget,
                         &guessing,
                     )
@@ -752,7 +765,8 @@ mod tests {
                 let expected: Vec<(u32, f64, bool)> = candidates
                     .iter()
                     .filter_map(|&c| {
-                        brute_score(&board, &layouts, c, depth, &guessing).map(|(s, d)| (c, s, d))
+                        brute_score(&board, &layouts, c, depth, &guessing, density)
+                            .map(|(s, d)| (c, s, d))
                     })
                     .collect();
                 // Every candidate scored is scored right, and the best is
@@ -766,7 +780,10 @@ mod tests {
                         s.score
                     );
                     if depth == 3
-                        && (s.score - brute_score(&board, &layouts, c, 2, &guessing).unwrap().0)
+                        && (s.score
+                            - brute_score(&board, &layouts, c, 2, &guessing, density)
+                                .unwrap()
+                                .0)
                             .abs()
                             > 1e-9
                     {

@@ -221,6 +221,7 @@ pub struct Probabilities {
     per_cell: Vec<f64>,
     closed: Vec<u32>,
     log10_layouts: f64,
+    log10_weight: f64,
     error_bound: f64,
     /// The last board's system (valid when `mode` is set), kept for
     /// [`Probabilities::layouts`] and for its buffers.
@@ -243,6 +244,8 @@ struct Output<'a> {
     per_cell: &'a mut [f64],
     error_bound: f64,
     log2_layouts: f64,
+    /// `log2` of the layouts' total weight ([`Probabilities::log10_weight`]).
+    log2_weight: f64,
     known_counts: &'a mut Vec<Option<(u32, Vec<u64>)>>,
 }
 
@@ -337,6 +340,7 @@ impl Probabilities {
             per_cell: &mut self.per_cell,
             error_bound: 0.0,
             log2_layouts: 0.0,
+            log2_weight: 0.0,
             known_counts: &mut self.known_counts,
         };
         let closed = self.closed.len();
@@ -366,6 +370,7 @@ impl Probabilities {
         self.precision = Some(precision);
         self.error_bound = out.error_bound;
         self.log10_layouts = out.log2_layouts * std::f64::consts::LOG10_2;
+        self.log10_weight = out.log2_weight * std::f64::consts::LOG10_2;
         self.mode = Some(mode);
         Ok(())
     }
@@ -398,6 +403,18 @@ impl Probabilities {
     /// that fit the numbers and flags, any number of mines).
     pub fn log10_layouts(&self) -> f64 {
         self.log10_layouts
+    }
+
+    /// `log10` of the layouts' total weight: with a total, every layout
+    /// weighs 1 (so this is [`Probabilities::log10_layouts`]); with a
+    /// density `D`, a layout with `k` mines on the `n` closed cells weighs
+    /// `D^k (1 − D)^(n − k)`, so the total is the chance that the numbers
+    /// hold when each closed cell is a mine with chance `D` on its own.
+    /// The chance that a closed cell `c` is safe and shows `v` is then the
+    /// weight after `c` shows `v` over the weight before, times `1 − D`
+    /// under a density (the weight of `c` itself).
+    pub fn log10_weight(&self) -> f64 {
+        self.log10_weight
     }
 
     /// A proven bound on `|computed − exact|` of every probability (at
@@ -679,23 +696,43 @@ fn run(
                 }
             }
             out.log2_layouts = combined.log2_layouts;
+            out.log2_weight = combined.log2_layouts;
             (combined.omega, combined.omega_err)
         }
         Mode::Density(d) => {
-            let mut log2_layouts = interior as f64;
+            // The interior cells weigh 1 in all (any of them may be a
+            // mine); a component of `m` cells with `n(k)` layouts of `k`
+            // mines weighs `(1 − D)^m Σ n(k) λ^k`.
+            let (log2_lambda, log2_safe) = ((d / (1.0 - d)).log2(), (1.0 - d).log2());
+            let (mut log2_layouts, mut log2_weight) = (interior as f64, 0.0);
             let weights = counts
                 .iter()
-                .map(|(_, n, err)| {
+                .zip(plans)
+                .map(|((lo, n, _), plan)| {
                     let total = n.iter().fold(Wide::ZERO, |a, &x| a.add(x));
                     log2_layouts += total.log2();
-                    let _ = err;
-                    density_weights::<Wide>(d, n.len())
+                    let (omega, err) = density_weights::<Wide>(d, n.len());
+                    // `omega` is `λ^k` over the largest of them: `λ^lo`
+                    // when `λ ≤ 1`, `λ^(lo + len − 1)` when not.
+                    let top = if d / (1.0 - d) <= 1.0 {
+                        *lo
+                    } else {
+                        *lo + n.len() as u32 - 1
+                    };
+                    let sum = n
+                        .iter()
+                        .zip(&omega)
+                        .fold(Wide::ZERO, |a, (&x, &w)| a.add(x.mul(w)));
+                    log2_weight +=
+                        sum.log2() + f64::from(top) * log2_lambda + plan.cells() as f64 * log2_safe;
+                    (omega, err)
                 })
                 .unzip();
             for &cell in system.interior() {
                 out.per_cell[cell as usize] = d;
             }
             out.log2_layouts = log2_layouts;
+            out.log2_weight = log2_weight;
             weights
         }
     };
@@ -861,6 +898,7 @@ fn run_total_f64(
         }
     }
     out.log2_layouts = combined.log2_layouts;
+    out.log2_weight = combined.log2_layouts;
     out.error_bound = bound + U64;
     Ok(())
 }
