@@ -425,9 +425,9 @@ fn play<'py>(
     let mut guessing = Guessing::default();
     for name in &without {
         match Lead::from_name(name) {
-            Some(lead) if !lead.is_costly() => guessing.set(lead, false),
+            Some(lead) if lead.on_by_default() => guessing.set(lead, false),
             _ => {
-                let leads = Lead::ALL.into_iter().filter(|l| !l.is_costly());
+                let leads = Lead::ALL.into_iter().filter(|l| l.on_by_default());
                 return Err(PyValueError::new_err(format!(
                     "without: {name:?} is not a refinement that can be turned off: expected any of {}",
                     names(leads.map(Lead::name))

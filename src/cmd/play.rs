@@ -67,13 +67,13 @@ pub struct Args {
     /// as there is room for, not the two with fewest closed neighbours),
     /// `isolated` (guess in a region nothing else will tell about like
     /// anywhere else, not by its exact game tree first).
-    #[arg(long, value_name = "LEAD", value_delimiter = ',', value_parser = lead_arg(false))]
+    #[arg(long, value_name = "LEAD", value_delimiter = ',', value_parser = lead_arg(true))]
     without: Vec<Lead>,
     /// Turn on refinements that are off by default because they cost
     /// speed: `third-move` (score guesses three moves deep where the next
     /// move would be a guess too, not two; about 0.04 points more classic
     /// expert games won at two thirds of the games per second).
-    #[arg(long, value_name = "LEAD", value_delimiter = ',', value_parser = lead_arg(true))]
+    #[arg(long, value_name = "LEAD", value_delimiter = ',', value_parser = lead_arg(false))]
     with: Vec<Lead>,
     /// One JSON summary object instead of text.
     #[arg(long)]
@@ -91,12 +91,12 @@ fn policy_arg() -> impl clap::builder::TypedValueParser<Value = Policy> {
         .map(|name| Policy::from_name(&name).expect("a possible value"))
 }
 
-/// The refinements by their engine names: the costly ones (`--with`) or
-/// the others (`--without`).
-fn lead_arg(costly: bool) -> impl clap::builder::TypedValueParser<Value = Lead> {
+/// The refinements by their engine names: those on by default (for
+/// `--without`) or those off (for `--with`).
+fn lead_arg(on_by_default: bool) -> impl clap::builder::TypedValueParser<Value = Lead> {
     let names = Lead::ALL
         .into_iter()
-        .filter(move |l| l.is_costly() == costly)
+        .filter(move |l| l.on_by_default() == on_by_default)
         .map(Lead::name);
     clap::builder::PossibleValuesParser::new(names)
         .map(|name| Lead::from_name(&name).expect("a possible value"))

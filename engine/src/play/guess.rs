@@ -96,7 +96,7 @@ impl Default for Guessing {
 /// let mut guessing = Guessing::default();
 /// guessing.set(Lead::from_name("blend").unwrap(), false);
 /// assert!(!guessing.blend);
-/// assert!(Lead::ThirdMove.is_costly() && !Lead::Blend.is_costly());
+/// assert!(Lead::Blend.on_by_default() && !Lead::ThirdMove.on_by_default());
 /// assert_eq!(Lead::from_name("nothing"), None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -148,10 +148,23 @@ impl Lead {
         Lead::ALL.into_iter().find(|l| l.name() == name)
     }
 
-    /// Off by default because it costs speed ([`Guessing::default`]): it
-    /// can be turned on, where the others can be turned off.
-    pub fn is_costly(self) -> bool {
-        self == Lead::ThirdMove
+    /// Whether `guessing` has it on.
+    pub fn is_on(self, guessing: &Guessing) -> bool {
+        match self {
+            Lead::FreeFifties => guessing.free_fifties,
+            Lead::Influence => guessing.influence > 0.0,
+            Lead::Blend => guessing.blend,
+            Lead::Dead => guessing.skip_dead,
+            Lead::OffFrontierCap => guessing.off_frontier.is_some(),
+            Lead::Isolated => guessing.isolated,
+            Lead::ThirdMove => guessing.third_move,
+        }
+    }
+
+    /// Whether [`Guessing::default`] has it on: then it can be turned off
+    /// (`sapper play --without`), else on (`--with`).
+    pub fn on_by_default(self) -> bool {
+        self.is_on(&Guessing::default())
     }
 }
 
