@@ -79,8 +79,9 @@ def test_play_options_give_the_cli_games():
             [sapper_binary(), "play", "--level", "beginner", "--games", "400", "--seed", "8",
              "--json", *flags], check=True, capture_output=True, text=True).stdout)
         assert {**py, "games_per_second": 0} == {**cli, "games_per_second": 0}, kwargs
+        if "policy" in kwargs:
+            least = py
     default = sapper.play("beginner", games=400, seed=8)
-    least = sapper.play("beginner", games=400, seed=8, policy="least", endgame_layouts=0)
     assert least["guesses_per_game"] != default["guesses_per_game"]
 
 

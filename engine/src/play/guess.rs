@@ -430,6 +430,8 @@ fn three_moves(
         cell: u32,
         outcomes: Vec<Outcome>,
         total: f64,
+        /// `Σ weight · upper` of the outcomes.
+        upper: f64,
         bound: f64,
     }
     let (inner, k) = replies;
@@ -471,6 +473,7 @@ fn three_moves(
             bound: (1.0 - risk_of(c)) * upper / total,
             outcomes,
             total,
+            upper,
         });
     }
     plans.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.index.cmp(&b.index)));
@@ -482,7 +485,7 @@ fn three_moves(
         }
         let c = plan.cell;
         let safety = 1.0 - risk_of(c);
-        let mut left: f64 = plan.outcomes.iter().map(|o| o.weight * o.upper()).sum();
+        let mut left = plan.upper;
         let (mut sum, mut pruned) = (0.0, false);
         for o in &plan.outcomes {
             if safety * (sum + left) / plan.total < best_living - 1e-9 {
@@ -552,6 +555,9 @@ fn look_ahead(
 ) -> Vec<Scored> {
     let mut scored: Vec<Scored> = Vec::with_capacity(candidates.len());
     let mut best_living = f64::NEG_INFINITY;
+    // The weight of a guessed cell being safe, left out of the weight of
+    // the position after it: 1 with a total.
+    let weight_of_c = density.map_or(1.0, |d| 1.0 - d);
     for &c in candidates {
         let safety = 1.0 - risk_of(c);
         // As shares of all layouts (by weight,
@@ -569,13 +575,17 @@ fn look_ahead(
             .sum();
         let numbers = numbers(board, c);
         let known = *numbers.start();
-        let mut order: Vec<u8> = numbers.collect();
+        let mut order = [0u8; 9];
+        let order = &mut order[..numbers.len()];
+        for (slot, v) in order.iter_mut().zip(numbers) {
+            *slot = v;
+        }
         order.sort_by(|&a, &b| {
             let d = |v: u8| (f64::from(v - known) - expected).abs();
             d(a).total_cmp(&d(b)).then(a.cmp(&b))
         });
         let closed = board.cell(c);
-        for v in order {
+        for &v in order.iter() {
             // At best, every outcome not yet counted rates 1.
             let left = (safe_share - counted).max(0.0);
             if bounded && safety * (rated_sum + left) / safe_share < best_living - 1e-9 {
@@ -594,8 +604,7 @@ fn look_ahead(
                     continue;
                 }
             }
-            let share = 10f64.powf(scratch.log10_weight() - p.log10_weight())
-                * density.map_or(1.0, |d| 1.0 - d);
+            let share = 10f64.powf(scratch.log10_weight() - p.log10_weight()) * weight_of_c;
             counted += share;
             rated_sum += share * rating(scratch, guessing.blend);
             outcomes += 1;

@@ -711,14 +711,9 @@ fn run(
                 .map(|((lo, n, _), plan)| {
                     let total = n.iter().fold(Wide::ZERO, |a, &x| a.add(x));
                     log2_layouts += total.log2();
-                    let (omega, err) = density_weights::<Wide>(d, n.len());
-                    // `omega` is `λ^k` over the largest of them: `λ^lo`
-                    // when `λ ≤ 1`, `λ^(lo + len − 1)` when not.
-                    let top = if d / (1.0 - d) <= 1.0 {
-                        *lo
-                    } else {
-                        *lo + n.len() as u32 - 1
-                    };
+                    // `omega` is `λ^k` over the largest of them.
+                    let (omega, err, largest) = density_weights::<Wide>(d, n.len());
+                    let top = *lo + largest as u32;
                     let sum = n
                         .iter()
                         .zip(&omega)
@@ -779,8 +774,9 @@ fn run(
 /// The density weights of a component's counts `lo..lo + len`: `λ^k`
 /// relative to the largest, so all in `(0, 1]`: `λ^(k − lo)` when `λ ≤ 1`,
 /// `λ^-(lo + len − 1 − k)` when not; `λ = D/(1 − D)` takes two roundings
-/// (three for its inverse) and each power one more.
-fn density_weights<T: Num>(d: f64, len: usize) -> (Vec<T>, f64) {
+/// (three for its inverse) and each power one more. Also returns the
+/// index of the largest (weight 1): 0 when `λ ≤ 1`, `len − 1` when not.
+fn density_weights<T: Num>(d: f64, len: usize) -> (Vec<T>, f64, usize) {
     let lambda = d / (1.0 - d);
     let falling = lambda <= 1.0;
     let step = T::from_f64(if falling { lambda } else { 1.0 / lambda });
@@ -792,7 +788,8 @@ fn density_weights<T: Num>(d: f64, len: usize) -> (Vec<T>, f64) {
         omega[at] = w;
         w = w.mul(step);
     }
-    (omega, (step_err + T::UNIT) * len as f64)
+    let largest = if falling { 0 } else { len.saturating_sub(1) };
+    (omega, (step_err + T::UNIT) * len as f64, largest)
 }
 
 /// Margin kept below `F64_RANGE_BITS` for a component computed in `f64`
