@@ -111,6 +111,8 @@ pub mod grid;
 pub mod methods;
 pub mod play;
 pub mod probabilities;
+pub mod report;
+pub mod request;
 pub mod rules;
 pub mod solver;
 pub mod wire;
@@ -127,8 +129,13 @@ struct EngineReadme;
 #[doc = include_str!("../../README.md")]
 struct RepositoryReadme;
 
-pub use api::{wilson, Counter, Engine, PlaySettings, PlaySummary, ProbabilityReport, Rules};
+pub use api::{
+    wilson, Counter, Engine, Layer, PlaySettings, PlaySummary, ProbabilityOptions, Rules,
+};
 pub use board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
 pub use error::{Error, InputError};
 pub use game::{FirstClick, Game, Level};
 pub use grid::Grid;
+pub use methods::{MethodStats, MethodTable};
+pub use report::ProbabilityReport;
+pub use solver::{Analysis, BySource, Deduction, SolveOutcome};

@@ -2,20 +2,19 @@
 //! map and a no-guess game — over a small JSON API.
 //!
 //! - [`api`]: the router, the JSON endpoints and their limits;
-//! - [`assets`]: the page, its style and scripts, embedded in the binary;
-//! - [`heatmap`]: the one colour palette, shared by the page and the SVG
-//!   renderer of `sapper analyse --probabilities --svg`.
+//! - [`assets`]: the page, its style and scripts, embedded in the binary.
+//!
+//! The heat map's palette is `super::heatmap`'s, shared with the SVG
+//! renderer of `sapper analyse --probabilities --svg`.
 
 pub mod api;
 mod assets;
-pub mod heatmap;
 #[cfg(test)]
 mod tests;
 
-use super::common::default_tiers;
+use super::rulebase::default_engine;
 use super::CliError;
 use sapper_engine::budget::Budget;
-use sapper_engine::Engine;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -115,7 +114,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         jobs: args.jobs,
         ..api::Limits::DEFAULT
     };
-    let engine = Engine::from_tiers(Some(default_tiers()?)).with_budget(Budget::new(
+    let engine = default_engine()?.with_budget(Budget::new(
         Some(Duration::from_secs_f64(limits.budget_secs)),
         limits.budget_bytes,
     ));

@@ -24,6 +24,7 @@ pub mod load;
 pub mod symmetry;
 pub mod verify;
 
+pub use index::RuleTiers;
 pub use symmetry::{map_point, SYMMETRIES};
 
 /// The default rulebase (orders 1–2) exactly as committed in

@@ -7,10 +7,9 @@
 //! (malformed, contradictory, over budget), 503 busy, 500 an engine
 //! defect (a panic included: it ends that request, not the server).
 
-use super::super::analyse;
-use super::super::common::move_json;
-use super::super::engine::request_position;
-use super::{assets, heatmap};
+use super::super::analyse::COUNT_UP_TO;
+use super::super::{heatmap, json};
+use super::assets;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -20,9 +19,12 @@ use axum::routing::{get, post};
 use axum::Router;
 use sapper_engine::game::{FirstClick, Level};
 use sapper_engine::generate::Request;
-use sapper_engine::play::{Player, Policy};
-use sapper_engine::{Board, Engine, Error, Position};
-use serde_json::{json, Value};
+use sapper_engine::play::{Player, Policy, DEFAULT_DENSITY};
+use sapper_engine::report::{AnalysisReport, BoardReport, MoveReport, Named};
+use sapper_engine::request::{GenerateRequest, PositionRequest};
+use sapper_engine::{Board, Engine, Error, Position, ProbabilityOptions};
+use serde::de::DeserializeOwned;
+use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
@@ -158,7 +160,10 @@ fn json_response(status: StatusCode, body: impl Into<axum::body::Body>) -> Respo
 pub fn router(state: Arc<AppState>) -> Router {
     let body_bytes = state.limits.body_bytes;
     Router::new()
-        .route("/", get(|| async { assets::page("index.html") }))
+        .route(
+            "/",
+            get(|| async { asset(Path("index.html".into())).await }),
+        )
         .route("/assets/{name}", get(asset))
         .route(
             "/palette.json",
@@ -174,7 +179,7 @@ pub fn router(state: Arc<AppState>) -> Router {
 }
 
 async fn asset(Path(name): Path<String>) -> Response {
-    assets::page(&name)
+    assets::page(&name).unwrap_or_else(not_found)
 }
 
 async fn analyse_endpoint(
@@ -205,12 +210,13 @@ async fn generate_endpoint(
     run(&state, body, generate_json).await
 }
 
-/// One request: the body read and parsed, a slot taken, `work` run on a
-/// blocking thread, its JSON or its error answered.
-async fn run(
+/// One request: the body read and parsed into its request type `T`, a
+/// slot taken, `work` run on a blocking thread, its JSON or its error
+/// answered.
+async fn run<T: DeserializeOwned + Send + 'static>(
     state: &AppState,
     body: Result<Bytes, BytesRejection>,
-    work: fn(&Engine, &Value) -> Result<Vec<u8>, ApiError>,
+    work: fn(&Engine, &T) -> Result<Vec<u8>, ApiError>,
 ) -> Response {
     match answer(state, body, work).await {
         Ok(json) => json_response(StatusCode::OK, json),
@@ -218,10 +224,10 @@ async fn run(
     }
 }
 
-async fn answer(
+async fn answer<T: DeserializeOwned + Send + 'static>(
     state: &AppState,
     body: Result<Bytes, BytesRejection>,
-    work: fn(&Engine, &Value) -> Result<Vec<u8>, ApiError>,
+    work: fn(&Engine, &T) -> Result<Vec<u8>, ApiError>,
 ) -> Result<Vec<u8>, ApiError> {
     let body = body.map_err(|e| {
         let status = e.status();
@@ -238,11 +244,10 @@ async fn answer(
             ApiError::new(status, format!("reading the request: {}", e.body_text()))
         }
     })?;
-    let request: Value = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::bad_request(format!("not JSON: {e}")))?;
-    if !request.is_object() {
-        return Err(ApiError::bad_request("expected a JSON object"));
-    }
+    // The typed request only is kept while the request waits: unknown
+    // fields are skipped, the body's bytes dropped.
+    let request: T = json::request(&body).map_err(ApiError::bad_request)?;
+    drop(body);
     // A slot, or busy after the wait.
     let permit = tokio::time::timeout(state.limits.queue_wait, state.jobs.clone().acquire_owned())
         .await
@@ -266,49 +271,35 @@ async fn answer(
     }
 }
 
-/// The position of a request, with its density when one was given. A
-/// body of the wrong shape (no `rows`, a row or `mines` of the wrong type)
-/// is a bad request; rows that are no position are unprocessable.
-fn position_of(request: &Value) -> Result<(Position, f64, Option<f64>), ApiError> {
-    let rows = request
-        .get("rows")
-        .and_then(Value::as_array)
-        .ok_or_else(|| ApiError::bad_request("expected {\"rows\": [\"??1.\", ...]}"))?;
-    if let Some(i) = rows.iter().position(|r| !r.is_string()) {
-        return Err(ApiError::bad_request(format!("row {i} is not a string")));
-    }
-    if request
-        .get("mines")
-        .is_some_and(|m| !m.is_null() && !m.is_number())
-    {
-        return Err(ApiError::bad_request("\"mines\" must be a number"));
-    }
-    if request
-        .get("density")
-        .is_some_and(|d| !d.is_null() && !d.is_number())
-    {
-        return Err(ApiError::bad_request("\"density\" must be a number"));
-    }
-    let (position, density) = request_position(request).map_err(ApiError::unprocessable)?;
-    let given = request.get("density").and_then(Value::as_f64);
-    Ok((position, density, given))
+/// The position of a request: rows that are no position are
+/// unprocessable.
+fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
+    request
+        .position()
+        .map_err(|e| ApiError::unprocessable(e.to_string()))
+}
+
+/// The density of a request, checked.
+fn density_of(request: &PositionRequest) -> Result<Option<f64>, ApiError> {
+    request
+        .density()
+        .map_err(|e| ApiError::unprocessable(e.to_string()))
 }
 
 /// `/api/analyse`: the object of `sapper analyse --json`.
-pub fn analyse_json(engine: &Engine, request: &Value) -> Result<Vec<u8>, ApiError> {
-    let (position, _, _) = position_of(request)?;
+pub fn analyse_json(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8>, ApiError> {
+    let position = position_of(request)?;
     let analysis = engine.analyse(&position)?;
-    let mut s = Vec::new();
-    analyse::forced_json(&mut s, SHOWN, position.grid, &analysis);
-    s.push(b'}');
-    Ok(s)
+    let report = AnalysisReport::new(position.grid, &analysis);
+    Ok(body(&Named::new(SHOWN, &report, None)))
 }
 
 /// `/api/probabilities`: the object of `sapper analyse --probabilities
 /// --deductions --json`, checked as the CLI checks it (the analysis and
 /// the count find the same forced cells).
-pub fn probabilities_json(engine: &Engine, request: &Value) -> Result<Vec<u8>, ApiError> {
-    let (position, _, density) = position_of(request)?;
+pub fn probabilities_json(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8>, ApiError> {
+    let position = position_of(request)?;
+    let density = density_of(request)?;
     if position.total_mines.is_none() && density.is_none() {
         return Err(ApiError::unprocessable(
             "the position does not give the total number of mines: send \"mines\": N or \
@@ -316,130 +307,52 @@ pub fn probabilities_json(engine: &Engine, request: &Value) -> Result<Vec<u8>, A
         ));
     }
     let start = Instant::now();
-    let analysis = engine.analyse(&position)?;
-    let board = Board::from_position(&position);
-    let mut counter = engine.counter();
-    counter.compute(&board, density)?;
-    if analyse::forced_cells(&analysis) != analyse::forced_by_count(counter.probabilities()) {
-        return Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal error: the analysis and the count disagree on the forced cells",
-        ));
-    }
-    // As the CLI: the exact count for boards up to 10,000 cells.
-    let layouts = if board.grid().len() <= 10_000 {
-        Some(counter.layouts()?.to_string())
-    } else {
-        None
+    let options = ProbabilityOptions {
+        density,
+        deductions: true,
+        layouts_up_to: COUNT_UP_TO,
     };
+    let report = engine.probabilities_with(&mut engine.counter(), &position, &options)?;
     let micros = start.elapsed().as_secs_f64() * 1e6;
-    Ok(analyse::probabilities_json(
-        SHOWN,
-        &board,
-        Some(&analysis),
-        counter.probabilities(),
-        layouts,
-        micros,
-    ))
+    Ok(body(&Named::new(SHOWN, &report, Some(micros))))
 }
 
 /// `/api/move`: the engine protocol's answer.
-pub fn move_answer(engine: &Engine, request: &Value) -> Result<Vec<u8>, ApiError> {
-    let (position, density, _) = position_of(request)?;
+pub fn move_answer(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8>, ApiError> {
+    let position = position_of(request)?;
+    let density = density_of(request)?.unwrap_or(DEFAULT_DENSITY);
     let mut player = engine.player(Policy::SecondSafety);
     player.set_density(density);
     let board = Board::from_position(&position);
     let m = player.next_move(&board)?;
-    Ok(move_json(&m, board.grid()).to_string().into_bytes())
+    Ok(body(&MoveReport::new(board.grid(), &m)))
 }
 
-/// A whole number field of a request, `default` when absent.
-fn whole(request: &Value, key: &str, default: Option<u64>) -> Result<u64, ApiError> {
-    match request.get(key) {
-        None | Some(Value::Null) => {
-            default.ok_or_else(|| ApiError::bad_request(format!("expected \"{key}\"")))
-        }
-        Some(v) => v
-            .as_u64()
-            .ok_or_else(|| ApiError::bad_request(format!("\"{key}\" must be a whole number"))),
-    }
+/// An answer as the bytes of a response body (no line break).
+fn body<T: serde::Serialize>(answer: &T) -> Vec<u8> {
+    let mut out = json::line(answer, 256);
+    out.pop();
+    out
 }
 
-/// A `[row, col]` of a request.
-fn cell_of(v: &Value, what: &str) -> Result<(usize, usize), ApiError> {
-    match v.as_array().map(Vec::as_slice) {
-        Some([r, c]) => match (r.as_u64(), c.as_u64()) {
-            (Some(r), Some(c)) => Ok((r as usize, c as usize)),
-            _ => Err(ApiError::bad_request(format!(
-                "{what}: expected [row, col]"
-            ))),
-        },
-        _ => Err(ApiError::bad_request(format!(
-            "{what}: expected [row, col]"
-        ))),
-    }
-}
-
-/// `/api/generate`: one uniform no-guess board, `{"layout", "start",
-/// "seed"}`. `first_click` is `"opening"` (default) or `"safe"` at the
-/// rule's default start or at `"start": [r, c]`, or a cell `[r, c]`: an
-/// opening there.
-pub fn generate_json(engine: &Engine, request: &Value) -> Result<Vec<u8>, ApiError> {
-    let rows = whole(request, "rows", Some(16))? as usize;
-    let cols = whole(request, "cols", Some(30))? as usize;
-    let mines = whole(request, "mines", Some(99))?;
-    let seed = match request.get("seed") {
-        None | Some(Value::Null) => fresh_seed(),
-        Some(_) => whole(request, "seed", None)?,
-    };
+/// `/api/generate`: one uniform no-guess board, [`BoardReport`] with its
+/// seed. `first_click` is `"opening"` (default) or `"safe"` at the rule's
+/// default start or at `"start": [r, c]`, or a cell `[r, c]`: an opening
+/// there.
+pub fn generate_json(engine: &Engine, request: &GenerateRequest) -> Result<Vec<u8>, ApiError> {
+    let level = request
+        .level()
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let (rows, cols) = (level.rows, level.cols);
     if !(1..=GENERATE_MAX_SIDE).contains(&rows) || !(1..=GENERATE_MAX_SIDE).contains(&cols) {
         return Err(ApiError::unprocessable(format!(
             "a board of {rows}×{cols}: rows and columns must be 1 to {GENERATE_MAX_SIDE}"
         )));
     }
-    let mines = u32::try_from(mines)
-        .map_err(|_| ApiError::unprocessable(format!("{mines} mines do not fit")))?;
-    let level = Level { rows, cols, mines };
-    let (rule, cell) = match request.get("first_click") {
-        None | Some(Value::Null) => (FirstClick::Opening, None),
-        Some(Value::String(s)) if s == "opening" => (FirstClick::Opening, None),
-        Some(Value::String(s)) if s == "safe" => (FirstClick::Safe, None),
-        Some(v @ Value::Array(_)) => (FirstClick::Opening, Some(cell_of(v, "\"first_click\"")?)),
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "\"first_click\" must be \"opening\", \"safe\" or [row, col]",
-            ))
-        }
-    };
-    let start = match (cell, request.get("start")) {
-        (Some(cell), _) => cell,
-        (None, None | Some(Value::Null)) => rule.default_start(level),
-        (None, Some(v)) => cell_of(v, "\"start\"")?,
-    };
+    let seed = request.seed.unwrap_or_else(fresh_seed);
+    let (rule, start) = request.first_click(level);
     let field = generate_bounded(engine, level, rule, start, seed)?;
-    let grid = field.grid;
-    let layout: Vec<Vec<i8>> = (0..grid.h)
-        .map(|r| {
-            (0..grid.w)
-                .map(|c| {
-                    let i = grid.index(r, c);
-                    if field.mine[i as usize] {
-                        -1
-                    } else {
-                        grid.neighbours(i)
-                            .iter()
-                            .filter(|&&n| field.mine[n as usize])
-                            .count() as i8
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    Ok(
-        json!({"layout": layout, "start": [start.0, start.1], "seed": seed})
-            .to_string()
-            .into_bytes(),
-    )
+    Ok(body(&BoardReport::new(&field, start, Some(seed))))
 }
 
 /// One uniform no-guess board, searched in rounds of
@@ -501,7 +414,7 @@ mod tests {
     /// `{"error"}`; the slot is released and the next request is answered.
     #[test]
     fn a_panic_is_answered_500_and_the_server_goes_on() {
-        fn panics(_: &Engine, _: &Value) -> Result<Vec<u8>, ApiError> {
+        fn panics(_: &Engine, _: &PositionRequest) -> Result<Vec<u8>, ApiError> {
             panic!("a defect")
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -34,18 +34,20 @@ const FILES: [(&str, &str, &str); 10] = [
 
 const JS: &str = "text/javascript; charset=utf-8";
 
-/// The file `name`, or 404.
-pub fn page(name: &str) -> Response {
-    match FILES.iter().find(|(n, _, _)| *n == name) {
-        Some((_, kind, body)) => (
-            StatusCode::OK,
-            [
-                (header::CONTENT_TYPE, *kind),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            *body,
-        )
-            .into_response(),
-        None => super::api::not_found(),
-    }
+/// The file `name`, if the page has one.
+pub fn page(name: &str) -> Option<Response> {
+    FILES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, kind, body)| {
+            (
+                StatusCode::OK,
+                [
+                    (header::CONTENT_TYPE, *kind),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                *body,
+            )
+                .into_response()
+        })
 }

@@ -253,7 +253,7 @@ fn the_page_its_assets_and_the_palette_are_served() {
         let (status, _, body) = get(&app, "/palette.json").await;
         assert_eq!(status, StatusCode::OK);
         let palette: Value = serde_json::from_slice(&body).unwrap();
-        assert_eq!(palette, super::heatmap::palette_json());
+        assert_eq!(palette, super::super::heatmap::palette_json());
         let (status, _, body) = get(&app, "/assets/nothing.js").await;
         assert_eq!(status, StatusCode::NOT_FOUND);
         assert!(serde_json::from_slice::<Value>(&body).unwrap()["error"].is_string());
