@@ -96,6 +96,7 @@ impl Engine {
     }
 
     /// The engine over rule tiers the caller built or loaded.
+    #[doc(hidden)]
     pub fn from_tiers(rules: Option<RuleTiers>) -> Engine {
         Engine {
             rules,
@@ -111,6 +112,7 @@ impl Engine {
     }
 
     /// The rules matched first, if any.
+    #[doc(hidden)]
     pub fn rules(&self) -> Option<&RuleTiers> {
         self.rules.as_ref()
     }
@@ -128,6 +130,7 @@ impl Engine {
 
     /// The layers of one computation: the rules, the methods, and the
     /// budget with its clock started now.
+    #[doc(hidden)]
     pub fn layers(&self) -> Layers<'_> {
         Layers {
             rules: self.rules.as_ref(),

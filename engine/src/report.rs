@@ -10,7 +10,7 @@
 //! | the player's move | [`MoveReport`] | `engine` | `/api/move` | `next_move` |
 //! | a no-guess board | [`BoardReport`] | `generate` (JSON lines) | `/api/generate` | `generate` (an array) |
 //! | many games | [`PlayReport`] | `play --json` | — | `play` |
-//! | one game of many | [`GameRecord`](crate::play::GameRecord) | `play --games-json` | — | — |
+//! | one game of many | [`GameLine`] | `play --games-json` | — | — |
 //! | solving a field | [`SolveReport`] | `solve --json` | — | — |
 //!
 //! Cells are `[row, col]` from 0 ([`RowCol`]); keys appear in the order of

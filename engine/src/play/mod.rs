@@ -58,19 +58,26 @@ use crate::methods::MethodTable;
 use crate::probabilities::Probabilities;
 use crate::solver::{analyse_position_with, BySource, Layers, RuleTiers};
 
+// The player's machinery: public for the project's tests and benchmarks.
+#[doc(hidden)]
 pub mod endgame;
+#[doc(hidden)]
 pub mod fifty;
+#[doc(hidden)]
 pub mod guess;
+#[doc(hidden)]
 pub mod isolated;
 #[cfg(test)]
 mod referee;
 
-pub use endgame::{
-    Endgame, ExactGuess, ENDGAME_BYTES, ENDGAME_LAYOUTS, ENDGAME_STATES, MAX_ENDGAME_LAYOUTS,
-};
+#[doc(hidden)]
+pub use endgame::{Endgame, ExactGuess, ENDGAME_BYTES, ENDGAME_STATES};
+pub use endgame::{ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
+pub use guess::{Guessing, Lead};
+#[doc(hidden)]
 pub use guess::{
-    Guessing, Lead, INFLUENCE_WEIGHT, OFF_FRONTIER_CANDIDATES, SECOND_SAFETY_CANDIDATES,
-    SECOND_SAFETY_SPREAD, THIRD_MOVE_REPLIES, TOLERANCE,
+    INFLUENCE_WEIGHT, OFF_FRONTIER_CANDIDATES, SECOND_SAFETY_CANDIDATES, SECOND_SAFETY_SPREAD,
+    THIRD_MOVE_REPLIES, TOLERANCE,
 };
 
 /// A move: cells to open; `guess` when none of them is proven safe (then

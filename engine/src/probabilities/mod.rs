@@ -119,6 +119,7 @@
 
 mod component;
 mod exact;
+#[doc(hidden)]
 pub mod number;
 mod outer;
 

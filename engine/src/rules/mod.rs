@@ -18,6 +18,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod format;
+#[doc(hidden)]
 pub mod index;
 pub mod learn;
 pub mod load;
