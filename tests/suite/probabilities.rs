@@ -202,7 +202,7 @@ fn both_ways(case: &Case, density: f64) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(300))]
 
     #[test]
     fn probabilities_equal_the_enumerated_fractions_on_consistent_boards(
@@ -266,7 +266,7 @@ fn answers(p: &mut Probabilities, board: &Board, density: f64) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(60))]
 
     /// The counter keeps its buffers (the constraint system, components,
     /// plans, programmes) from call to call: whatever came before, even a
@@ -293,7 +293,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(300))]
 
     /// `compute_if_consistent` (the player's call) says "no layout fits"
     /// exactly where `compute` finds a contradiction, and otherwise gives
@@ -350,7 +350,7 @@ fn check_forced(board: &Board) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(200))]
 
     #[test]
     fn forced_cells_are_exactly_the_cells_of_probability_0_or_1(
@@ -626,7 +626,7 @@ fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(120))]
 
     #[test]
     fn probabilities_agree_with_backtracking_per_component_on_expert_positions(
@@ -682,7 +682,7 @@ fn larger(seed: u64, h: usize, w: usize, mines: usize, clicks: usize) -> Board {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(40))]
 
     /// Over 1000 closed cells the outer programme runs in double-double
     /// and the components in f64 (a different path from expert boards).

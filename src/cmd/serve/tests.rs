@@ -625,8 +625,10 @@ async fn http_post(addr: std::net::SocketAddr, path: &str, body: &str) -> std::i
 }
 
 /// 2,000 requests from 16 concurrent clients over a real loopback socket:
-/// no error; prints the p50 and p99 latency.
+/// no error; prints the p50 and p99 latency. A load test: `.ci/run` runs
+/// it (`cargo test -- --ignored`), not every `cargo test`.
 #[test]
+#[ignore = "a load test: .ci/run runs it with --ignored"]
 fn load_test_over_loopback() {
     rt().block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
