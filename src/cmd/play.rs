@@ -73,8 +73,8 @@ pub struct Args {
     without: Vec<Lead>,
     /// Turn on refinements that are off by default because they cost
     /// speed: `third-move` (score guesses three moves deep where the next
-    /// move would be a guess too, not two; about 0.04 points more classic
-    /// expert games won at two thirds of the games per second).
+    /// move would be a guess too, not two: a little stronger, slower; the
+    /// figures are in docs/performance.md).
     #[arg(long, value_name = "LEAD", value_delimiter = ',', value_parser = lead_arg(false))]
     with: Vec<Lead>,
     /// One JSON summary object instead of text.
