@@ -290,9 +290,9 @@ impl SapperPlayer<'_> {
         budget: &Budget,
     ) -> Option<(u32, f64)> {
         // Every count of the look-ahead walks the whole board: past this
-        // size the least probability decides, fewest closed neighbours among
-        // near-ties (a guess is still exact in
-        // its probability, only chosen without looking ahead).
+        // size the least probability decides, fewest closed neighbours
+        // among near-ties (a guess still has its exact probability, only
+        // it is chosen without looking ahead).
         if self.probabilities.closed_cells().len() > LOOK_AHEAD_CELLS {
             return guess::choose_guess(board, &self.probabilities, Policy::Informed);
         }
