@@ -60,8 +60,10 @@ pub enum Rules {
 /// assert_eq!(analysis.deductions.len(), 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[derive(Clone)]
 pub struct Engine {
-    rules: Option<RuleTiers>,
+    /// Shared: a clone of the engine (another budget) costs nothing.
+    rules: Option<std::sync::Arc<RuleTiers>>,
     budget: Budget,
     note: Option<LoadNote>,
 }
@@ -83,7 +85,7 @@ impl Engine {
         };
         Ok(match loaded {
             Some(Loaded { tiers, note }) => Engine {
-                rules: Some(tiers),
+                rules: Some(std::sync::Arc::new(tiers)),
                 budget: Budget::default_limits(),
                 note,
             },
@@ -99,7 +101,7 @@ impl Engine {
     #[doc(hidden)]
     pub fn from_tiers(rules: Option<RuleTiers>) -> Engine {
         Engine {
-            rules,
+            rules: rules.map(std::sync::Arc::new),
             budget: Budget::default_limits(),
             note: None,
         }
@@ -114,7 +116,7 @@ impl Engine {
     /// The rules matched first, if any.
     #[doc(hidden)]
     pub fn rules(&self) -> Option<&RuleTiers> {
-        self.rules.as_ref()
+        self.rules.as_deref()
     }
 
     /// The budget of each computation.
@@ -133,7 +135,7 @@ impl Engine {
     #[doc(hidden)]
     pub fn layers(&self) -> Layers<'_> {
         Layers {
-            rules: self.rules.as_ref(),
+            rules: self.rules.as_deref(),
             methods: true,
             budget: self.budget.restarted(),
         }
@@ -314,7 +316,7 @@ impl Engine {
     /// The sapper player on this engine's rules and budget (each move
     /// starts its clock), guessing with `policy` when nothing is forced.
     pub fn player(&self, policy: Policy) -> SapperPlayer<'_> {
-        SapperPlayer::new(self.rules.as_ref(), policy).with_budget(self.budget)
+        SapperPlayer::new(self.rules.as_deref(), policy).with_budget(self.budget)
     }
 
     /// The player's move on `position`: every proven-safe cell (and the
@@ -451,7 +453,11 @@ impl Engine {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Generated, Error> {
         request.level.check(request.first_click, request.start)?;
-        Ok(generate::generate(request, self.rules.as_ref(), progress)?)
+        Ok(generate::generate(
+            request,
+            self.rules.as_deref(),
+            progress,
+        )?)
     }
 
     /// [`Engine::generate`] streamed: each board is handed to `emit` as
@@ -467,7 +473,7 @@ impl Engine {
         request.level.check(request.first_click, request.start)?;
         Ok(generate::generate_each(
             request,
-            self.rules.as_ref(),
+            self.rules.as_deref(),
             progress,
             emit,
         )?)

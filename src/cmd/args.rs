@@ -8,6 +8,7 @@ pub fn over_budget(o: &sapper_engine::budget::OverBudget) -> String {
     let flag = match o.limit {
         sapper_engine::budget::Limit::Time(_) => "--budget-secs",
         sapper_engine::budget::Limit::Memory(_) => "--budget-mb",
+        _ => return o.to_string(),
     };
     format!("{o} ({flag} raises the limit)")
 }
