@@ -26,14 +26,19 @@ async function main() {
     (name === "analyser" ? analyser : play).view.fit();
   }
 
-  /** Opens the position or the game of the address's fragment, if any. */
+  /**
+   * Opens the position or the game of the address's fragment, if any; a
+   * link that cannot be opened is said above both modes.
+   */
   function openLink() {
     let link;
+    const error = $("link-error");
     try {
       link = readFragment(location.hash);
+      error.hidden = true;
     } catch (e) {
-      show("analyser");
-      analyser.status("error", `This link cannot be opened: ${e.message}.`);
+      error.textContent = `This link cannot be opened: ${e.message}.`;
+      error.hidden = false;
       return;
     }
     if (link && link.position) {

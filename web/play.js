@@ -195,7 +195,6 @@ export class Play {
     this.clock = setInterval(() => {
       $("p-time").textContent = Math.floor((Date.now() - this.started) / 1000);
     }, 250);
-    this.message("playing", "");
     this.reveal(i);
   }
 
@@ -276,11 +275,14 @@ export class Play {
     this.paint();
   }
 
-  /** After a move: hints are stale; redraw and refresh the overlay. */
+  /** After a move: hints are stale; redraw, say the progress, refresh the overlay. */
   changed() {
     this.hinted = { open: new Set(), flag: new Set() };
     this.probabilities = null;
     this.paint();
+    if (this.state === "playing") {
+      this.message("playing", `${this.opened} of ${this.rows * this.cols - this.mines} safe cells open.`);
+    }
     this.refreshOverlay();
   }
 
