@@ -11,7 +11,6 @@ from selenium.webdriver.common.by import By
 from conftest import SCREENSHOTS, api
 from helpers import (
     broken_words,
-    cell,
     expert_midgame,
     open_page,
     paste_position,
