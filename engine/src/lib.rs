@@ -77,7 +77,8 @@
 //!   and interior — what every exact method reasons over;
 //! - [`budget`]: the deadline and memory limit one computation may use;
 //! - [`files`]: reading user files bounded, writing them whole;
-//! - [`formats`]: the thesis layout, the position text, MBF and cell codes;
+//! - [`formats`]: the thesis layout, the position text, MBF, cell codes and
+//!   recorded games (replays);
 //! - [`methods`]: the four methods, one module each;
 //! - [`probabilities`]: exact mine probabilities and layout counts;
 //! - [`game`]: levels, first-click rules, seeded layouts, and a
@@ -87,7 +88,8 @@
 //!   and [`rules::load`];
 //! - [`wire`]: what both binary files share — header, bounded reader,
 //!   checksums;
-//! - [`solver`]: the fixpoint loop for fields and positions.
+//! - [`solver`]: the fixpoint loop for fields and positions;
+//! - [`review`]: recorded games replayed into moves, positions and clicks.
 
 #![warn(missing_docs)]
 
@@ -111,6 +113,7 @@ pub mod grid;
 pub mod methods;
 pub mod play;
 pub mod probabilities;
+pub mod review;
 pub mod rules;
 pub mod solver;
 pub mod wire;
