@@ -43,17 +43,15 @@
 //!
 //! This follows ms_toollib 1.5.20 event for event, including its choices in
 //! odd sequences (a left release on a pre-flag leaves the left button
-//! "down" for the state machine; a right click on a pre-flag while the left
-//! button is down after a chord is lost). Where ms_toollib stops with an
-//! error instead (a `cc` or right press in a state it does not expect, a
-//! pre-flag after the start or on an open cell, a middle release off the
-//! board, Arbiter's Shift+left press) the event is ignored, except the
-//! Shift+left press, which is a left press whose release chords (as RAWVF's
-//! parser plays it). One deliberate difference: a chord that opens a mine
-//! loses even when it also opens the last safe cell (ms_toollib calls that
-//! game won). The `l`, `r` and `m` events of `.evf` 3–4 (a button changed
-//! state) are presses or releases by the button's state, as ms_toollib
-//! plays them.
+//! "down" for the state machine; returning to the ready state clears the
+//! click counts but not the effective ones). Where ms_toollib stops with
+//! an error instead (a `cc` or a right press in a state it does not
+//! expect, a pre-flag after the start or on an open cell, a middle release
+//! off the board) the event is ignored, and Arbiter's Shift+left press,
+//! which ms_toollib cannot play, is a left press whose release chords (as
+//! RAWVF's parser plays it). The `l`, `r` and `m` events of `.evf` 3–4 (a
+//! button changed state) are presses or releases by the button's state, as
+//! ms_toollib plays them.
 //!
 //! # Time
 //!
@@ -608,8 +606,9 @@ impl Game<'_> {
         self.right_click(cell);
     }
 
-    /// Clears the counts (back to the ready state, as ms_toollib does: the
-    /// effective counts stay).
+    /// Clears the counts on the return to the ready state, as ms_toollib
+    /// does: left, right, double and flags, and which mines were flagged —
+    /// but not the effective counts.
     fn clear_counts(&mut self) {
         self.clicks.left = 0;
         self.clicks.right = 0;
@@ -763,5 +762,400 @@ impl Game<'_> {
                 at_move: self.moves.len() - 1,
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::replay::{ReplayEvent, ReplayFormat, ReplayHeader};
+
+    const PX: i32 = 16;
+
+    /// A replay of `board` (rows of `*` and `.`) with `events`: a code and a
+    /// cell (`None` off the board), 10 ms apart.
+    fn replay(board: &[&str], events: &[(&str, Option<(usize, usize)>)]) -> Replay {
+        let (rows, cols) = (board.len(), board[0].len());
+        let mines = board
+            .iter()
+            .flat_map(|r| r.chars().map(|c| c == '*'))
+            .collect();
+        let events = events
+            .iter()
+            .enumerate()
+            .map(|(k, &(code, cell))| {
+                let kind = [
+                    EventKind::Move,
+                    EventKind::LeftPress,
+                    EventKind::LeftRelease,
+                    EventKind::RightPress,
+                    EventKind::RightRelease,
+                    EventKind::MiddlePress,
+                    EventKind::MiddleRelease,
+                    EventKind::PreFlag,
+                    EventKind::BothPress,
+                    EventKind::LeftToggle,
+                    EventKind::RightToggle,
+                    EventKind::MiddleToggle,
+                    EventKind::ShiftLeftPress,
+                ]
+                .into_iter()
+                .find(|k| k.code() == code)
+                .unwrap();
+                let (x, y) = match cell {
+                    Some((r, c)) => (c as i32 * PX + 3, r as i32 * PX + 5),
+                    None => (-4, 7),
+                };
+                ReplayEvent {
+                    time_ms: 10 * k as i64,
+                    kind,
+                    x,
+                    y,
+                }
+            })
+            .collect();
+        Replay {
+            format: ReplayFormat::Evf,
+            version: "4".into(),
+            rows,
+            cols,
+            mines,
+            cell_px: PX as u16,
+            events,
+            header: ReplayHeader::default(),
+        }
+    }
+
+    fn counts(g: &PlayedGame) -> [u32; 7] {
+        let c = g.clicks;
+        [
+            c.left,
+            c.right,
+            c.double,
+            c.left_ce,
+            c.right_ce,
+            c.double_ce,
+            c.flags,
+        ]
+    }
+
+    fn kinds(g: &PlayedGame) -> Vec<(&'static str, (usize, usize), bool)> {
+        g.moves
+            .iter()
+            .map(|m| (m.kind.name(), m.cell, m.effective))
+            .collect()
+    }
+
+    // The board of most tests:
+    //   * 1 0
+    //   1 1 0
+    // A click on (0,2) opens the zeros and their numbers, all but (1,0).
+    const B: [&str; 2] = ["*..", "..."];
+    const A: Option<(usize, usize)> = Some((0, 0));
+    const Z: Option<(usize, usize)> = Some((0, 2));
+    const N: Option<(usize, usize)> = Some((1, 1));
+    const L: Option<(usize, usize)> = Some((1, 0));
+
+    #[test]
+    fn a_flag_and_a_chord_win_with_three_effective_clicks() {
+        let r = replay(
+            &B,
+            &[
+                ("lc", Z),
+                ("lr", Z),
+                ("rc", A),
+                ("rr", A),
+                ("lc", N),
+                ("rc", N),
+                ("lr", N),
+                ("rr", N),
+            ],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(counts(&g), [1, 1, 1, 1, 1, 1, 1]);
+        assert_eq!((g.clicks.cl, g.clicks.ce), (3, 3));
+        assert_eq!(
+            kinds(&g),
+            [
+                ("open", (0, 2), true),
+                ("flag", (0, 0), true),
+                ("chord", (1, 1), true)
+            ]
+        );
+        assert_eq!(g.outcome, Outcome::Won { at_move: 2 });
+        // The timer starts at the first release (10 ms) and stops at the
+        // chord's first release (60 ms).
+        assert_eq!(g.start_event_ms, Some(10));
+        assert_eq!(g.time_ms, 50);
+        assert_eq!(
+            g.moves.iter().map(|m| m.time_ms).collect::<Vec<_>>(),
+            [0, 10, 50]
+        );
+        // What the player saw before the chord.
+        assert_eq!(
+            g.moves[2].before.to_string(),
+            "mines 1\nF1.\n?1.\n",
+            "{}",
+            g.moves[2].before
+        );
+        assert_eq!(g.moves[0].before.to_string(), "mines 1\n???\n???\n");
+    }
+
+    #[test]
+    fn a_right_press_that_flags_then_joins_a_chord_is_a_right_and_a_double() {
+        // The "1.5 click": flag (0,0) with the right button, press the left,
+        // slide to (1,1), release the right.
+        let r = replay(
+            &B,
+            &[
+                ("lc", Z),
+                ("lr", Z),
+                ("rc", A),
+                ("lc", A),
+                ("mv", N),
+                ("rr", N),
+                ("lr", N),
+            ],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(counts(&g), [1, 1, 1, 1, 1, 1, 1]);
+        assert!(g.won());
+    }
+
+    #[test]
+    fn a_right_press_on_an_open_cell_that_becomes_a_chord_is_not_a_right_click() {
+        let r = replay(
+            &B,
+            &[
+                ("lc", Z),
+                ("lr", Z),
+                ("rc", N), // on an open number: no flag
+                ("lc", N),
+                ("lr", N), // chord: 0 flags around a 1, nothing opens
+                ("rr", N),
+                ("rc", N), // alone: a right click that does nothing
+                ("rr", N),
+            ],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(counts(&g), [1, 1, 1, 1, 0, 0, 0]);
+        assert_eq!(
+            kinds(&g),
+            [("open", (0, 2), true), ("chord", (1, 1), false)]
+        );
+        assert_eq!(g.outcome, Outcome::Unfinished);
+        assert_eq!(g.time_ms, 60, "to the last mouse event");
+    }
+
+    #[test]
+    fn clicks_off_the_board_count_but_are_not_moves() {
+        let r = replay(
+            &B,
+            &[
+                ("lc", Z),
+                ("lr", Z),
+                ("lc", None),
+                ("lr", None),
+                ("rc", None),
+                ("rr", None),
+                ("lc", N),
+                ("rc", N),
+                ("lr", None), // a chord released off the board: nothing
+                ("rr", None),
+                ("lc", Z), // an open cell
+                ("lr", Z),
+            ],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(counts(&g), [3, 1, 0, 1, 0, 0, 0]);
+        assert_eq!(kinds(&g), [("open", (0, 2), true), ("open", (0, 2), false)]);
+    }
+
+    #[test]
+    fn a_chord_opening_a_mine_loses_and_counts_as_effective() {
+        let r = replay(
+            &B,
+            &[
+                ("lc", Z),
+                ("lr", Z),
+                ("rc", L), // a wrong flag
+                ("rr", L),
+                ("mc", N),
+                ("mr", N), // chord: 1 flag around the 1, opens the mine
+                ("lc", Z), // after the end: not counted
+                ("lr", Z),
+            ],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(counts(&g), [1, 1, 1, 1, 0, 1, 1]);
+        assert_eq!(g.outcome, Outcome::Lost { at_move: 2 });
+        assert_eq!(g.time_ms, 40);
+    }
+
+    #[test]
+    fn a_left_click_on_a_mine_loses_and_is_not_effective() {
+        let r = replay(&B, &[("lc", Z), ("lr", Z), ("lc", A), ("lr", A)]);
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(counts(&g), [2, 0, 0, 1, 0, 0, 0]);
+        assert_eq!(g.outcome, Outcome::Lost { at_move: 1 });
+        assert!(g.moves[1].effective && !g.moves[1].ce);
+    }
+
+    #[test]
+    fn re_flagging_a_mine_and_flagging_a_safe_cell_are_not_effective() {
+        let r = replay(
+            &B,
+            &[
+                ("lc", Z),
+                ("lr", Z),
+                ("rc", A),
+                ("rr", A),
+                ("rc", A),
+                ("rr", A),
+                ("rc", A),
+                ("rr", A),
+                ("rc", L),
+                ("rr", L),
+            ],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(counts(&g), [1, 4, 0, 1, 1, 0, 2]);
+        let flags: Vec<_> = g.moves.iter().map(|m| (m.kind.name(), m.ce)).collect();
+        assert_eq!(
+            flags,
+            [
+                ("open", true),
+                ("flag", true),
+                ("unflag", false),
+                ("flag", false),
+                ("flag", false)
+            ]
+        );
+    }
+
+    #[test]
+    fn pre_flags_count_and_removing_the_last_one_starts_over() {
+        let r = replay(
+            &B,
+            &[
+                ("pf", A),
+                ("rc", L), // a second flag before the start
+                ("rr", L),
+                ("rc", L), // removed
+                ("rr", L),
+                ("rc", A), // the last removed: back to ready, counts cleared
+                ("rr", A),
+                ("lc", Z),
+                ("lr", Z),
+            ],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(counts(&g), [1, 0, 0, 1, 1, 0, 0]);
+        assert_eq!(
+            kinds(&g),
+            [
+                ("flag", (0, 0), true),
+                ("flag", (1, 0), true),
+                ("unflag", (1, 0), true),
+                ("unflag", (0, 0), true),
+                ("open", (0, 2), true)
+            ]
+        );
+        // Moves before the start have times of 0 or less.
+        assert_eq!(g.moves[0].time_ms, -80);
+        assert_eq!(g.moves[4].time_ms, 0);
+    }
+
+    #[test]
+    fn a_left_release_on_a_pre_flag_or_off_the_board_does_not_start_the_game() {
+        let r = replay(
+            &B,
+            &[
+                ("rc", A),
+                ("rr", A),
+                ("lc", A),
+                ("lr", A), // on the flag: a left click, no start
+                ("lc", None),
+                ("lr", None),
+                ("lc", Z),
+                ("lr", Z),
+            ],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(g.start_event_ms, Some(70));
+        // The left button stays "down" after the release on the flag, so the
+        // press off the board changes nothing and its release is the second
+        // left click before the start; the third starts the game.
+        assert_eq!(counts(&g), [3, 1, 0, 1, 1, 0, 1]);
+        // With nothing flagged, a left release off the board starts over.
+        let r = replay(&B, &[("lc", Z), ("lr", None), ("lc", Z), ("lr", Z)]);
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(counts(&g), [1, 0, 0, 1, 0, 0, 0]);
+    }
+
+    #[test]
+    fn a_first_click_that_opens_every_safe_cell_wins_at_time_zero() {
+        let r = replay(&["*..", "..."], &[("lc", L), ("lr", L)]);
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(g.outcome, Outcome::Unfinished, "(1,0) is a 1: one cell");
+        let r = replay(
+            &["*...", "....", "...."],
+            &[("lc", Some((2, 3))), ("lr", Some((2, 3)))],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(g.outcome, Outcome::Won { at_move: 0 });
+        assert_eq!(g.time_ms, 0);
+    }
+
+    #[test]
+    fn toggles_and_shift_presses_play_as_presses_and_releases() {
+        let r = replay(
+            &B,
+            &[("l", Z), ("l", Z), ("r", A), ("r", A), ("sc", N), ("lr", N)],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(counts(&g), [1, 1, 1, 1, 1, 1, 1]);
+        assert!(g.won());
+        let r = replay(
+            &B,
+            &[
+                ("lc", Z),
+                ("lr", Z),
+                ("rc", A),
+                ("rr", A),
+                ("m", N),
+                ("m", N),
+            ],
+        );
+        assert!(PlayedGame::from_replay(&r).won());
+    }
+
+    #[test]
+    fn events_a_game_would_not_expect_are_ignored() {
+        let r = replay(
+            &B,
+            &[
+                ("cc", Z), // both down with nothing pressed: both down
+                ("lr", Z),
+                ("rr", Z),
+                ("lc", Z),
+                ("lr", Z),
+                ("pf", A), // after the start
+                ("mr", None),
+                ("cc", Z), // nothing down
+            ],
+        );
+        let g = PlayedGame::from_replay(&r);
+        assert_eq!(g.moves.len(), 1);
+        assert_eq!(counts(&g), [1, 0, 0, 1, 0, 0, 0]);
+    }
+
+    #[test]
+    fn a_game_with_no_events_never_starts() {
+        let g = PlayedGame::from_replay(&replay(&B, &[]));
+        assert_eq!(
+            (g.outcome, g.time_ms, g.start_event_ms, g.moves.len()),
+            (Outcome::Unfinished, 0, None, 0)
+        );
     }
 }

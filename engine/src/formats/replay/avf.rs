@@ -117,7 +117,7 @@ pub fn parse_avf(bytes: &[u8], path: &Path) -> Result<Replay, FormatError> {
         .ok_or_else(|| b.error_at(after, "no mouse event follows the info block"))?;
     let mut b = Bytes::new(bytes, path);
     b.skip(first, "the header")?;
-    let mut events = Vec::new();
+    let mut events = Vec::with_capacity(b.remaining() / 8);
     loop {
         let at = b.offset();
         let r = b.take(

@@ -41,56 +41,72 @@ impl<'a> Bytes<'a> {
     }
 
     /// The next `n` bytes; `what` names them if the file ends first.
+    #[inline]
     pub(crate) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], FormatError> {
         if n > self.remaining() {
-            return Err(self.error_at(
-                self.at,
-                format!(
-                    "the file ends inside {what}: {n} bytes needed, {} left",
-                    self.remaining()
-                ),
-            ));
+            return Err(self.ends_inside(n, what));
         }
         let bytes = &self.data[self.at..self.at + n];
         self.at += n;
         Ok(bytes)
     }
 
+    /// The error of a read of `n` bytes past the end (out of line: the
+    /// reads are the readers' inner loop).
+    #[cold]
+    #[inline(never)]
+    fn ends_inside(&self, n: usize, what: &str) -> FormatError {
+        self.error_at(
+            self.at,
+            format!(
+                "the file ends inside {what}: {n} bytes needed, {} left",
+                self.remaining()
+            ),
+        )
+    }
+
     /// Skips `n` bytes; `what` names them if the file ends first.
+    #[inline]
     pub(crate) fn skip(&mut self, n: usize, what: &str) -> Result<(), FormatError> {
         self.take(n, what).map(|_| ())
     }
 
     /// One byte.
+    #[inline]
     pub(crate) fn u8(&mut self, what: &str) -> Result<u8, FormatError> {
         Ok(self.take(1, what)?[0])
     }
 
     /// A big-endian 16-bit unsigned integer.
+    #[inline]
     pub(crate) fn u16(&mut self, what: &str) -> Result<u16, FormatError> {
         let b = self.take(2, what)?;
         Ok(u16::from_be_bytes([b[0], b[1]]))
     }
 
     /// A big-endian 16-bit two's-complement integer.
+    #[inline]
     pub(crate) fn i16(&mut self, what: &str) -> Result<i16, FormatError> {
         let b = self.take(2, what)?;
         Ok(i16::from_be_bytes([b[0], b[1]]))
     }
 
     /// A big-endian 24-bit unsigned integer.
+    #[inline]
     pub(crate) fn u24(&mut self, what: &str) -> Result<u32, FormatError> {
         let b = self.take(3, what)?;
         Ok(u32::from_be_bytes([0, b[0], b[1], b[2]]))
     }
 
     /// A big-endian 32-bit unsigned integer.
+    #[inline]
     pub(crate) fn u32(&mut self, what: &str) -> Result<u32, FormatError> {
         let b = self.take(4, what)?;
         Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     /// A big-endian 64-bit unsigned integer.
+    #[inline]
     pub(crate) fn u64(&mut self, what: &str) -> Result<u64, FormatError> {
         let b = self.take(8, what)?;
         let mut word = [0u8; 8];

@@ -179,7 +179,7 @@ fn parse_v0_to_v3(mut b: Bytes, version: u8) -> Result<Replay, FormatError> {
     }
     let mines = board.mines(&mut b)?;
     let last_code = if version >= 3 { 12 } else { 9 };
-    let mut events = Vec::new();
+    let mut events = Vec::with_capacity(b.remaining() / 8);
     loop {
         let at = b.offset();
         let code = b.u8("an event code (the file ends before the end of the events)")?;
@@ -257,7 +257,9 @@ fn parse_v4(mut b: Bytes) -> Result<Replay, FormatError> {
         b.until_nul("a custom value")?;
     }
 
-    let mut events = Vec::new();
+    // Room for one event per 6 bytes left (a mouse event; a signal takes
+    // 2, and more grow).
+    let mut events = Vec::with_capacity(b.remaining() / 6);
     let at = b.offset();
     let code = b.u8("the first event's code")?;
     if code != 0 {

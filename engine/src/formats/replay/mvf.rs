@@ -122,7 +122,7 @@ fn push_events(events: &mut Vec<ReplayEvent>, prev: Option<Snapshot>, now: Snaps
     }
 }
 
-/// The bit permutation of a release's events: for each of the `digits`
+/// The bit permutation of a release's events: for each of the `8 · chunks`
 /// positions, the byte and bit of the record it is read from.
 fn permutation(key: u16, chunks: usize) -> Vec<(usize, u8)> {
     let leading = f64::from(key);
@@ -224,17 +224,28 @@ fn parse_with_header(bytes: &[u8], path: &Path) -> Result<Replay, FormatError> {
         Release::Beta097 => (5, permutation(key, 5)),
         Release::Y2006Or2007 => (6, permutation(key, 6)),
     };
-    let bit = |r: &[u8], k: usize| {
-        let (byte, mask) = order[k];
-        u32::from(r[byte] & mask != 0)
+    // The permutation as one table per record byte: what each of its 256
+    // values contributes to the record's bits in their logical order.
+    let mut table = vec![[0u64; 256]; size];
+    for (k, &(byte, mask)) in order.iter().enumerate() {
+        for (v, word) in table[byte].iter_mut().enumerate() {
+            if v as u8 & mask != 0 {
+                *word |= 1 << k;
+            }
+        }
+    }
+    let unpermute = |r: &[u8]| {
+        r.iter()
+            .zip(&table)
+            .fold(0u64, |acc, (&v, t)| acc | t[v as usize])
     };
-    let field = |r: &[u8], from: usize, bits: usize| {
-        (0..bits).fold(0u32, |acc, j| acc | bit(r, from + j) << j)
-    };
-    let mut events = Vec::new();
+    let bit = |word: u64, k: usize| (word >> k & 1) as u32;
+    let field = |word: u64, from: usize, bits: usize| (word >> from & ((1 << bits) - 1)) as u32;
+    // Room for one event per record (a record may give several; more grow).
+    let mut events = Vec::with_capacity(count.min(b.remaining() / size));
     let mut prev = None;
     for _ in 0..count {
-        let r = b.take(size, "a mouse event (the file ends before the event count)")?;
+        let r = unpermute(b.take(size, "a mouse event (the file ends before the event count)")?);
         let (x, y, time_ms) = match kind {
             Release::Beta097 => (
                 field(r, 12, 9) as i32,

@@ -259,14 +259,14 @@ pub fn parse_rawvf(bytes: &[u8], path: &Path) -> Result<Replay, FormatError> {
 
     let mut events = Vec::new();
     for (n, raw) in lines {
-        let text = String::from_utf8_lossy(raw);
-        let line = text.trim();
-        let Some(first) = line.bytes().next() else {
+        let Some(&first) = raw.trim_ascii_start().first() else {
             continue;
         };
         if first.is_ascii_alphabetic() {
             continue;
         }
+        let text = String::from_utf8_lossy(raw);
+        let line = text.trim();
         let indent = text.len() - text.trim_start().len();
         let col = |at: usize| indent + at + 1;
         let time_end = line.find(char::is_whitespace).unwrap_or(line.len());

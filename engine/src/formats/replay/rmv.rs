@@ -181,7 +181,8 @@ pub fn parse_rmv(bytes: &[u8], path: &Path) -> Result<Replay, FormatError> {
     };
     let field = |k: usize| player_fields.get(k).map(|f| text(f)).and_then(non_empty);
 
-    let mut events = Vec::new();
+    // Room for one event per 4 bytes left (events take 3 or 9); more grow.
+    let mut events = Vec::with_capacity(preflags.len() + b.remaining() / 4 + 1);
     let px = i32::from(cell_px);
     for &(row, col) in &preflags {
         events.push(ReplayEvent {
