@@ -5,7 +5,7 @@
 //! |---|---|---|---|
 //! | `.rmv` | Viennasweeper | 1, 2 | [`rmv::parse_rmv`] |
 //! | `.evf` | Metasweeper (元扫雷), ms_toollib | 0–4 | [`evf::parse_evf`] |
-//! | `.avf` | Minesweeper Arbiter | 0.4x–0.52 | [`avf::parse_avf`] |
+//! | `.avf` | Minesweeper Arbiter | 0.49, 0.52 (tested) | [`avf::parse_avf`] |
 //! | `.mvf` | Minesweeper Clone | 0.96 beta – 2007 release 2 | [`mvf::parse_mvf`] |
 //! | RAWVF | the community's text format (RAW 6) | Rev 3–6.1 | [`rawvf::parse_rawvf`] |
 //!
@@ -32,9 +32,9 @@
 //!   or the first left press); v4 stores each event's time as a step from
 //!   the one before. The timer starts at the first left release that opens
 //!   a cell, so the game's time is an event's time minus that release's.
-//! - `.avf`: Arbiter's timer value minus one second, in hundredths: events
-//!   before the first opening click have times of about 0 or less, and the
-//!   game's time is an event's time minus the first left release's.
+//! - `.avf`: Arbiter's timer reading minus one second, in hundredths: 0 at
+//!   the first left release that opens a cell (and before it), so the game's
+//!   time is an event's time minus that release's (0).
 //! - `.mvf`: the clock from the first press, in hundredths; the game's
 //!   time is an event's time minus the first left release's.
 //! - RAWVF: the time each line states (seconds with 2 or 3 decimals); the
@@ -141,7 +141,7 @@ pub struct Replay {
     /// The format the replay was read from.
     pub format: ReplayFormat,
     /// The format's version as the file states it: `1` or `2` for `.rmv`,
-    /// `0`–`4` for `.evf`, Arbiter's version byte for `.avf` (e.g. `34` for
+    /// `0`–`4` for `.evf`, Arbiter's version byte for `.avf` (`52` for
     /// 0.52.3), Minesweeper Clone's release for `.mvf` (`0.97 beta`,
     /// `2007 release 2`, …), the `RawVF_Version` line for RAWVF (empty when
     /// absent).
