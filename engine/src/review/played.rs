@@ -246,7 +246,17 @@ struct Game<'a> {
 impl PlayedGame {
     /// Replays `replay` (see the module doc). Never fails: events the state
     /// machine does not expect are ignored, as a game would ignore them.
+    ///
+    /// # Panics
+    ///
+    /// If `replay.mines` does not have `rows × cols` entries (every reader
+    /// makes it so).
     pub fn from_replay(replay: &Replay) -> PlayedGame {
+        assert_eq!(
+            replay.mines.len(),
+            replay.rows * replay.cols,
+            "a replay's layout has one entry per cell"
+        );
         let grid = replay.grid();
         let mines = replay.mine_count() as u32;
         let mut game = Game {
