@@ -80,12 +80,14 @@
 //! - [`board`]: cell states, ground-truth [`Field`]s, player [`Position`]s
 //!   and the deduction vocabulary ([`Forced`], [`Source`], [`Method`]);
 //! - [`budget`]: the deadline and memory limit one computation may use;
-//! - [`formats`]: the thesis layout, the position text, MBF and cell codes;
+//! - [`formats`]: the thesis layout, the position text, MBF, cell codes and
+//!   recorded games (replays);
 //! - [`probabilities`]: exact mine probabilities and layout counts (the
 //!   counter [`Engine::counter`] lends);
 //! - [`game`]: levels, first-click rules, seeded layouts, and a
 //!   [`game::Game`] that hides its layout; [`play`]: the sapper player and
 //!   whole games; [`generate`]: no-guess boards;
+//! - [`review`]: recorded games replayed into moves, positions and clicks;
 //! - [`report`] and [`request`]: the answers and requests as data;
 //! - [`rules`]: rule patterns, the binary rulebase format, learning,
 //!   verification and loading — the tooling of `sapper synth` and `sapper
@@ -123,6 +125,7 @@ pub mod play;
 pub mod probabilities;
 pub mod report;
 pub mod request;
+pub mod review;
 pub mod rules;
 #[doc(hidden)]
 pub mod solver;

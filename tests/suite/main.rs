@@ -36,6 +36,7 @@ mod matcher;
 mod play;
 mod probabilities;
 mod reliability;
+mod replay;
 mod rulebase_format;
 mod rules_pairwise;
 mod saved_index;
