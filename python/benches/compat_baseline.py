@@ -11,10 +11,12 @@ makes: target/pywheel/bin/python python/benches/compat_baseline.py).
    benches/probabilities_baseline.py does (`make_positions`), as lists of
    rows (10 = closed, 0-8 = numbers).
 2. R rounds; in each, every position in turn gets
-   `ms_toollib.cal_probability_onboard(board, 99)` then
-   `sapper.compat.cal_probability_onboard(board, 99)` (and
-   `sapper.probabilities(board, mines=99)` for reference), each call timed.
-   A position's time is its median over the rounds; prints the median and
+   `ms_toollib.cal_probability_onboard(board, 99)` and
+   `sapper.compat.cal_probability_onboard(board, 99)`, each call timed,
+   in turns (ms_toollib first on every other call, so that neither always
+   finds the caches as the other left them); then, for reference,
+   `sapper.probabilities(board, mines=99)` over the positions. A
+   position's time is its median over the rounds; prints the median and
    slowest position of each, the ratio of the medians, and checks the
    answers agree: the same [min, cur, max] and probabilities within 1e-12.
 3. The same with `mine_num` a density (0.2063, about 99 / 480).
@@ -41,6 +43,11 @@ def timed(f, *args, **kwargs):
     return time.perf_counter() - t, out
 
 
+def ours_total(board, mine_num):
+    """The total compat uses (clamped into [min, max])."""
+    return compat.cal_probability_onboard(board, mine_num)[1][1]
+
+
 def compare(boards, rounds, mine_num):
     n = len(boards)
     t_ms = [[0.0] * rounds for _ in range(n)]
@@ -49,13 +56,18 @@ def compare(boards, rounds, mine_num):
     worst = 0.0
     for r in range(rounds):
         for k, b in enumerate(boards):
-            t_ms[k][r], theirs = timed(ms.cal_probability_onboard, b, mine_num)
-            t_compat[k][r], ours = timed(compat.cal_probability_onboard, b, mine_num)
-            t_prob[k][r], _ = timed(sapper.probabilities, b, mines=ours[1][1])
+            if (k + r) % 2:
+                t_ms[k][r], theirs = timed(ms.cal_probability_onboard, b, mine_num)
+                t_compat[k][r], ours = timed(compat.cal_probability_onboard, b, mine_num)
+            else:
+                t_compat[k][r], ours = timed(compat.cal_probability_onboard, b, mine_num)
+                t_ms[k][r], theirs = timed(ms.cal_probability_onboard, b, mine_num)
             if r == 0:
                 assert ours[1] == theirs[1], (k, ours[1], theirs[1])
                 worst = max(worst, max(abs(x - y) for a, b2 in zip(ours[0], theirs[0])
                                        for x, y in zip(a, b2)))
+        for k, b in enumerate(boards):
+            t_prob[k][r], _ = timed(sapper.probabilities, b, mines=ours_total(b, mine_num))
     med = lambda t: [statistics.median(row) for row in t]  # noqa: E731
     return med(t_ms), med(t_compat), med(t_prob), worst
 

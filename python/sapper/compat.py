@@ -76,8 +76,7 @@ def cal_probability_onboard(
         mine_num = float(mine_num)
     except OverflowError:  # an int beyond float: more mines than any board holds
         mine_num = float("inf")
-    probabilities, counts = _call(_sapper._compat_probability_onboard, game_board, mine_num)
-    return probabilities, list(counts)
+    return _call(_sapper._compat_probability_onboard, game_board, mine_num)
 
 
 def laymine(row: int, column: int, mine_num: int, x0: int, y0: int) -> List[List[int]]:

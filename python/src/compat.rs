@@ -30,12 +30,12 @@
 //! to finding them with counts ([`mine_range`]).
 
 use crate::errors::{engine_error, input_error};
-use crate::input::{read_board, read_layout, BoardInput, Codes};
+use crate::input::{read_board, read_layout, BoardInput};
 use crate::pool::{interruptible, Stop};
 use crate::range::{frontier_range, Range};
 use crate::{engine, nested, with_counter};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyFloat, PyList};
 use sapper_engine::constraints::System;
 use sapper_engine::game::{game_rng, random_layout};
 use sapper_engine::generate::Request;
@@ -140,7 +140,10 @@ fn range_of(
     match found {
         Range::Found(lo, hi) => Ok(Some((lo, hi + interior))),
         Range::NoLayout => Ok(None),
-        Range::TooWide => match mine_range(counter, board) {
+        Range::TooWide => match mine_range(
+            counter,
+            &Board::new(board.grid(), board.cells().to_vec(), None),
+        ) {
             Ok(range) => Ok(Some(range)),
             Err(Error::Contradiction { .. }) => Ok(None),
             Err(e) => Err(e),
@@ -148,21 +151,34 @@ fn range_of(
     }
 }
 
-/// `cal_probability_onboard`'s answer: per cell (row-major) the mine
-/// probability, 0 for cells not closed, and `[min, total used, max]`.
-fn onboard(board: &Board, mine_num: f64) -> Result<(Vec<f64>, [u32; 3]), Error> {
-    let zeros = || (vec![0.0; board.grid().len()], [0, 0, 0]);
-    if board.unknown_count() == 0 {
+/// `cal_probability_onboard`'s answer on `cells` of `grid` (no flag): per
+/// cell (row-major) the mine probability, 0 for cells not closed, and
+/// `[min, total used, max]`.
+fn onboard(grid: Grid, cells: Vec<Cell>, mine_num: f64) -> Result<(Vec<f64>, [u32; 3]), Error> {
+    let zeros = || (vec![0.0; grid.len()], [0, 0, 0]);
+    let closed = cells.iter().filter(|c| c.is_unknown()).count();
+    if closed == 0 {
         return Ok(zeros());
     }
+    // The board carries the total asked for (at most the closed cells);
+    // the range does not read it, and it is the total used unless the
+    // range clamps it.
+    let asked = total_of(mine_num, grid.len()).min(closed as u64);
+    let board = Board::new(grid, cells, Some(asked as u32));
     let engine = engine_ref()?;
     with_counter(engine, |counter| {
-        let Some((min, max)) = range_of(counter, board, false)? else {
+        let Some((min, max)) = range_of(counter, &board, false)? else {
             return Ok(zeros());
         };
-        let total = total_of(mine_num, board.grid().len()).clamp(min as u64, max as u64) as u32;
-        let with_total = Board::new(board.grid(), board.cells().to_vec(), Some(total));
-        let p = counter.compute(&with_total, None)?;
+        let total = asked.clamp(u64::from(min), u64::from(max)) as u32;
+        let clamped;
+        let board = if u64::from(total) == asked {
+            &board
+        } else {
+            clamped = Board::new(grid, board.cells().to_vec(), Some(total));
+            &clamped
+        };
+        let p = counter.compute(board, None)?;
         let values = p
             .per_cell()
             .iter()
@@ -180,7 +196,7 @@ fn engine_ref() -> Result<&'static sapper_engine::Engine, Error> {
 /// A game board of ms_toollib's codes as sapper's board: 0-8 numbers, 10
 /// closed, 11 (flag) and 12 (question mark) read as closed; any other
 /// code names its cell.
-fn ms_board(board: &Bound<'_, PyAny>) -> PyResult<(Codes, Board)> {
+fn ms_board(board: &Bound<'_, PyAny>) -> PyResult<(Grid, Vec<Cell>)> {
     let BoardInput::Codes(codes) = read_board(board)? else {
         return Err(input_error(
             "expected a game board of integer codes (0-8 numbers, 10 closed, 11 flag, 12 \
@@ -202,10 +218,9 @@ fn ms_board(board: &Bound<'_, PyAny>) -> PyResult<(Codes, Board)> {
             }
         });
     }
-    // Built directly, not through a `Position`: a number that cannot be
+    // Read directly, not through a `Position`: a number that cannot be
     // satisfied is a contradiction to answer, not an input to refuse.
-    let board = Board::new(Grid::new(codes.rows, codes.cols), cells, None);
-    Ok((codes, board))
+    Ok((Grid::new(codes.rows, codes.cols), cells))
 }
 
 #[pyfunction]
@@ -213,12 +228,33 @@ fn _compat_probability_onboard<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
     mine_num: f64,
-) -> PyResult<(Bound<'py, PyList>, [u32; 3])> {
-    let (codes, board) = ms_board(board)?;
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
+    let (grid, cells) = ms_board(board)?;
     let (values, range) = py
-        .detach(|| onboard(&board, mine_num))
+        .detach(|| onboard(grid, cells, mine_num))
         .map_err(engine_error)?;
-    Ok((nested(py, codes.cols, &values)?, range))
+    Ok((float_rows(py, grid.w, &values)?, PyList::new(py, range)?))
+}
+
+/// A list of lists of floats from row-major `values` of `cols` columns.
+/// The zeros and ones (every cell not closed, every forced cell: most of a
+/// board) share one float object each, as floats are immutable.
+fn float_rows<'py>(py: Python<'py>, cols: usize, values: &[f64]) -> PyResult<Bound<'py, PyList>> {
+    let (zero, one) = (PyFloat::new(py, 0.0), PyFloat::new(py, 1.0));
+    let float = |&x: &f64| {
+        if x == 0.0 && x.is_sign_positive() {
+            zero.clone()
+        } else if x == 1.0 {
+            one.clone()
+        } else {
+            PyFloat::new(py, x)
+        }
+    };
+    let rows = values
+        .chunks(cols)
+        .map(|row| PyList::new(py, row.iter().map(float)))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, rows)
 }
 
 /// The fewest and most mines of `board` read as `cal_probability_onboard`
@@ -230,7 +266,8 @@ fn _compat_mine_range(
     board: &Bound<'_, PyAny>,
     counted: bool,
 ) -> PyResult<Option<(u32, u32)>> {
-    let (_, board) = ms_board(board)?;
+    let (grid, cells) = ms_board(board)?;
+    let board = Board::new(grid, cells, None);
     let engine = engine()?;
     py.detach(|| with_counter(engine, |c| range_of(c, &board, counted)))
         .map_err(engine_error)

@@ -11,6 +11,7 @@ use crate::errors::{engine_error, input_error};
 use numpy::ndarray::{ArrayViewD, Axis};
 use numpy::{PyArrayDescrMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFrozenSet, PyList, PySet, PyString};
 use sapper_engine::{Error as EngineError, FirstClick, InputError, Level, Position};
@@ -122,9 +123,7 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
             if list.len() > MAX_CELLS {
                 return Err(too_big("columns", MAX_CELLS + 1));
             }
-            for (c, item) in list.iter().enumerate() {
-                codes.push(cell_code(&item, r, c)?);
-            }
+            read_list_row(list, r, &mut codes)?;
         } else {
             read_row(&row, r, &mut codes)?;
         }
@@ -153,6 +152,51 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
         cols,
         codes,
     }))
+}
+
+/// Appends the cell codes of row `r`, a list, to `codes`: an exact `int`
+/// is read in place (no reference taken, no Python code run), anything
+/// else through [`cell_code`].
+fn read_list_row(list: &Bound<'_, PyList>, r: usize, codes: &mut Vec<i32>) -> PyResult<()> {
+    let py = list.py();
+    codes.reserve(list.len());
+    let mut c = 0;
+    loop {
+        // The length is read again at every item: the slow path below may
+        // run Python code (an `__index__`) that changes the list.
+        if c >= list.len() {
+            return Ok(());
+        }
+        // SAFETY: the GIL is held and `c` is within the list, whose
+        // reference `list` keeps alive; `PyList_GetItem` checks the index
+        // again. The borrowed item is used only until the next Python code
+        // can run: `PyLong_CheckExact` and `PyLong_AsLong` on an exact int
+        // run none.
+        let fast = unsafe {
+            let item = ffi::PyList_GetItem(list.as_ptr(), c as ffi::Py_ssize_t);
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            if ffi::PyLong_CheckExact(item) != 0 {
+                let v = ffi::PyLong_AsLong(item);
+                if v == -1 && !ffi::PyErr_Occurred().is_null() {
+                    ffi::PyErr_Clear(); // beyond 64 bits: named below
+                    None
+                } else {
+                    Some(v)
+                }
+            } else {
+                None
+            }
+        };
+        match fast {
+            // `c_long`: 64 bits on the platforms the wheel is built for.
+            #[allow(clippy::useless_conversion)]
+            Some(v) => codes.push(code(i64::from(v), r, c)?),
+            None => codes.push(cell_code(&list.get_item(c)?, r, c)?),
+        }
+        c += 1;
+    }
 }
 
 /// Appends the cell codes of row `r`, any iterable of ints, to `codes`.

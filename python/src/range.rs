@@ -3,8 +3,8 @@
 //! the ends of `[min, cur, max]`.
 //!
 //! A programme walks the frontier's variables, greedily along the
-//! frontier (the next variable shares an equation with the last and
-//! closes what it can), keeping one state per distinct vector of partial
+//! frontier (the next variable finishes the equation of the last one
+//! closest to done), keeping one state per distinct vector of partial
 //! sums of the *open* equations (those with a variable walked and one
 //! still to come), and per state the fewest and the most mines that reach
 //! it. A variable is tried at 0 and 1; a branch dies when an equation's
@@ -12,19 +12,19 @@
 //! variables it has left, or misses it at its last variable. Where no
 //! equation is open (between components) the states merge into one, whose
 //! fewest and most mines are the sums over the components walked. An
-//! equation's sum lives in four bits of a `u64` key (targets are at most
+//! equation's sum lives in four bits of a `u128` key (targets are at most
 //! 8), so at most [`MAX_OPEN`] equations may be open at once, and at most
 //! [`MAX_STATES`] states may be kept: past either the programme answers
 //! [`Range::TooWide`] and the caller counts instead
 //! (`compat::mine_range`). On 300 expert mid-game positions
-//! (`benches/probabilities_baseline.py`) a variable leaves 2.2 states on
-//! average, at most 75.
+//! (`benches/probabilities_baseline.py`) a variable leaves 2 states on
+//! average, at most 18, with at most 21 equations open.
 
 use sapper_engine::constraints::System;
 use std::collections::VecDeque;
 
-/// Most equations open at once (four bits each in a `u64`).
-pub const MAX_OPEN: usize = 16;
+/// Most equations open at once (four bits each in a `u128`).
+pub const MAX_OPEN: usize = 32;
 /// Most states kept after a variable.
 pub const MAX_STATES: usize = 1 << 12;
 
@@ -57,7 +57,7 @@ pub fn frontier_range(system: &System) -> Range {
 /// mines of the variables so far that reach them.
 #[derive(Clone, Copy)]
 struct State {
-    key: u64,
+    key: u128,
     min: u32,
     max: u32,
 }
@@ -82,7 +82,7 @@ impl Walk {
     fn frontier(&mut self, system: &System) -> Range {
         let equations = system.equations();
         // Bit s: slot s is free.
-        let mut free_slots: u32 = (1 << MAX_OPEN) - 1;
+        let mut free_slots: u32 = u32::MAX >> (32 - MAX_OPEN);
         self.open.clear();
         self.states.clear();
         self.states.push(State {
@@ -128,9 +128,9 @@ impl Walk {
                         if sum > target || sum + after < target {
                             continue 'value;
                         }
-                        key &= !(15u64 << shift);
+                        key &= !(15u128 << shift);
                         if after > 0 {
-                            key |= u64::from(sum) << shift;
+                            key |= u128::from(sum) << shift;
                         }
                     }
                     self.next.push(State {
@@ -167,37 +167,29 @@ impl Walk {
     }
 
     /// The next variable to walk: along the frontier, so that few
-    /// equations are open at once. Greedy: among the variables of the
-    /// equations of the one just walked, the one that closes the most
-    /// equations and opens the fewest; else one of the oldest equation
-    /// still open; else (to start) the first in cell order.
+    /// equations are open at once. Greedy: a variable of the equation of
+    /// the last one walked that has the fewest variables left; else one of
+    /// the oldest equation still open; else (to start a component) the
+    /// first in cell order.
     fn next_var(&mut self, system: &System, last: Option<u32>, first_unwalked: &mut u32) -> u32 {
         let equations = system.equations();
-        let mut best: Option<(i32, u32)> = None;
+        // Among the equations of the last variable, the one closest to
+        // closing.
         if let Some(v) = last {
+            let mut best: Option<(u8, u32)> = None;
             for &e in system.equations_of(v) {
+                let left = self.left[e as usize];
+                if left > 0 && best.is_none_or(|(b, _)| left < b) {
+                    best = Some((left, e));
+                }
+            }
+            if let Some((_, e)) = best {
                 for &w in equations[e as usize].vars.as_slice() {
-                    if self.walked[w as usize] {
-                        continue;
-                    }
-                    let score: i32 = system
-                        .equations_of(w)
-                        .iter()
-                        .map(|&f| {
-                            let f = f as usize;
-                            let left = self.left[f];
-                            2 * i32::from(left == 1)
-                                - i32::from(left == equations[f].vars.len() as u8)
-                        })
-                        .sum();
-                    if best.is_none_or(|(b, _)| score > b) {
-                        best = Some((score, w));
+                    if !self.walked[w as usize] {
+                        return w;
                     }
                 }
             }
-        }
-        if let Some((_, w)) = best {
-            return w;
         }
         while let Some(&e) = self.open.front() {
             let found = equations[e as usize]
