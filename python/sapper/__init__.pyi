@@ -94,7 +94,8 @@ def generate(
     ``first_click``: "opening" (an opening at (3,3), clamped into small
     boards), "safe" (a safe click at (0,0)) or (row, col) for an opening
     there. ``seed``: 0 to 2**64-1, the same boards for the same seed;
-    ``None`` draws a fresh seed (numpy's convention). Stops on Ctrl-C.
+    ``None`` draws a fresh seed (numpy's convention). Stops on Ctrl-C when
+    it finds its next board (the next 64 with "fast").
     """
 
 def is_solvable(layout: Layout, row: int, col: int) -> bool:

@@ -88,6 +88,8 @@ fn grid_array<'py>(py: Python<'py>, grid: Grid, values: Vec<f64>) -> Bound<'py, 
 /// Mine probability of every cell of `board`: a float64 array of its
 /// shape, a closed cell's probability in [0, 1] (within 1e-12 of the
 /// exact fraction; forced cells exactly 0 or 1), NaN for every other cell.
+/// `mines` sets (or overrides) the total; without one, `density` weighs a
+/// layout with k mines by d^k (1-d)^(n-k).
 #[pyfunction]
 #[pyo3(signature = (board, mines=None, density=None))]
 fn probabilities<'py>(
@@ -258,7 +260,13 @@ const MAX_GENERATED_CELLS: usize = 1 << 30;
 
 /// `count` no-guess boards of `rows × cols` with `mines` mines: an int8
 /// array of shape `(count, rows, cols)`, -1 a mine, 0-8 the numbers.
-/// `seed=None` draws a fresh seed from the operating system.
+/// `first_click`: "opening" (an opening at (3, 3), clamped into small
+/// boards), "safe" (a safe click at (0, 0)) or `(row, col)` for an opening
+/// there; `method`: "uniform" (uniform among no-guess boards) or "fast"
+/// (repaired boards, for dense levels). `seed`: 0 to 2**64 - 1, the same
+/// boards for the same seed; `None` draws a fresh seed from the operating
+/// system. Runs on every core; Ctrl-C stops it when it finds its next
+/// board (the next 64 with "fast": seconds where no-guess boards are rare).
 #[pyfunction]
 #[pyo3(
     signature = (rows, cols, mines, count=Int::from(1), seed=None, first_click=None, method="uniform"),
@@ -423,9 +431,14 @@ fn play_games(
 }
 
 /// Plays `games` seeded games with the sapper player and returns the
-/// summary `sapper play --json` prints. `policy`, `endgame_layouts` and
-/// `without` are `sapper play`'s options of those names; `third_move` is
-/// `sapper play --with third-move` (slower, a little stronger).
+/// summary `sapper play --json` prints. `level` ("beginner",
+/// "intermediate", "expert": the default), or `rows`, `cols` and `mines`.
+/// `first_click`: "safe" (a safe click at (0, 0)), "opening" or `(row,
+/// col)` for an opening there. `policy`, `endgame_layouts` (0 to 65535)
+/// and `without` (one refinement, several separated by commas, or a list)
+/// are `sapper play`'s options of those names; `third_move` is `sapper
+/// play --with third-move` (slower, a little stronger). `seed=None` draws
+/// a fresh seed, reported as "seed". Runs on every core; Ctrl-C stops it.
 #[pyfunction]
 #[pyo3(
     signature = (level=None, rows=None, cols=None, mines=None, games=Int::from(1000), seed=None, first_click=None, third_move=false, policy="second-safety", endgame_layouts=Int::from(ENDGAME_LAYOUTS as i64), without=None),

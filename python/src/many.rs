@@ -35,11 +35,13 @@ enum Ready<'a> {
     View(IntView<'a>),
 }
 
-/// [`crate::probabilities`] of many boards, in parallel (one counter per
-/// thread, the GIL released): a list of arrays in the order given.
-/// `boards` is a list (any iterable) of boards, or a 3-D integer array (a
-/// stack of boards); `mines` one total for every board or one per board
-/// (a list, `None` where a board gives its own or has none).
+/// `probabilities` of many boards on every core: a list of arrays in the
+/// order given. `boards` is a list (any iterable) of boards, or a 3-D
+/// integer array (a stack of boards); `mines` one total for every board,
+/// or a list of one per board (`None` where a board gives its own). A line
+/// of text or a list of ints where a board is expected (one board's rows)
+/// is refused. Numpy arrays are read in place, without the GIL: do not
+/// modify them from another thread meanwhile. Ctrl-C stops it.
 #[pyfunction]
 #[pyo3(signature = (boards, mines=None, density=None))]
 pub fn probabilities_many<'py>(
