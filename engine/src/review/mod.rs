@@ -4,5 +4,9 @@
 //! outcome.
 
 pub mod played;
+pub mod proof;
+pub mod verdict;
 
 pub use played::{Clicks, Move, MoveKind, Outcome, PlayedGame};
+pub use proof::Proof;
+pub use verdict::{JudgedMove, Verdict, Verdicts, Why};
