@@ -32,6 +32,7 @@ enum Command {
     Generate(cmd::generate::Args),
     Play(cmd::play::Args),
     Engine(cmd::engine::Args),
+    Review(cmd::review::Args),
     Serve(cmd::serve::Args),
     #[command(subcommand)]
     Rules(cmd::rules::RulesCommand),
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::Generate(a) => cmd::generate::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Engine(a) => cmd::engine::run(a),
+        Command::Review(a) => cmd::review::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Rules(c) => cmd::rules::run(c),
     };
@@ -91,6 +93,7 @@ fn one_subcommand(name: &str) -> Option<clap::Command> {
         "play" => ("play", cmd::play::Args::augment_args),
         "engine" => ("engine", cmd::engine::Args::augment_args),
         "serve" => ("serve", cmd::serve::Args::augment_args),
+        "review" => ("review", cmd::review::Args::augment_args),
         _ => return None,
     };
     Some(clap::Command::new("sapper").subcommand(augment(clap::Command::new(name))))

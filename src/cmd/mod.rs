@@ -20,6 +20,7 @@ pub mod bench;
 pub mod engine;
 pub mod generate;
 pub mod play;
+pub mod review;
 pub mod rules;
 pub mod serve;
 pub mod solve;
