@@ -109,6 +109,7 @@ pub mod game;
 pub mod generate;
 pub mod grid;
 pub mod methods;
+pub mod metrics;
 pub mod play;
 pub mod probabilities;
 pub mod rules;

@@ -17,6 +17,7 @@ pub mod bench;
 pub mod common;
 pub mod engine;
 pub mod generate;
+pub mod metrics;
 pub mod ordered;
 pub mod play;
 pub mod rules;
