@@ -1,25 +1,32 @@
 //! The exact fewest clicks that clear a small board: a shortest-path
-//! search over the positions clicks reach.
+//! search over the positions chords reach.
 //!
-//! A position is the set of open cells and the set of flags. Only mines
-//! are ever flagged, and a flag is placed just before the first chord that
-//! needs it, without loss of generality: a flag on a safe cell never helps
-//! (a chord that counts it leaves a mine unflagged, which it would open),
-//! a flag no chord uses is a wasted click, and flags do not change what a
-//! left click opens (floods stop at numbers, never at mines). So the moves
-//! from a position are
+//! A solution is put in a normal form without adding a click, and only
+//! normal forms are searched:
 //!
-//! - a left click on a closed safe cell (cost 1): a number opens alone, a
-//!   0-cell opens its opening;
-//! - a chord on an open number with a closed safe cell around it, after
-//!   flagging the mines around it not yet flagged (cost 1 + those flags).
+//! - only mines are flagged, each just before the first chord that needs
+//!   it: a flag on a safe cell never helps (a chord that counts it leaves
+//!   a mine unflagged, which it would open), a flag no chord uses is
+//!   wasted, and flags do not change what a left click opens (floods stop
+//!   at numbers, never at mines);
+//! - a left click on a number serves only to let it be chorded (a border
+//!   number is opened by its opening anyway), so it is made just before
+//!   that chord — "open and chord", one move — or, on an isolated number
+//!   never chorded, at the very end;
+//! - a left click on a 0-cell opens its opening; it stays a move of its
+//!   own;
+//! - at the end, each 3BV unit still closed (an opening, an isolated
+//!   number) takes one left click, and nothing cheaper finishes a board
+//!   without more chords.
 //!
-//! Left clicks on mines lose, and chords that open nothing, clicks on open
-//! cells and unflagging are wasted: none is in a shortest solution.
-//! Dijkstra's algorithm over these moves finds the fewest clicks; the
-//! positions are kept as two 64-bit sets, so boards of at most 64 cells
-//! are searched, and the search stops with an error after a given number
-//! of positions.
+//! So the moves from a position (open cells, flags) are a left click on a
+//! closed opening (cost 1) and a chord on a number that opens something
+//! (cost 1, plus 1 if the number is still closed, plus the mines around
+//! it not yet flagged), and a position is worth its cost plus its closed
+//! units. Dijkstra's algorithm takes positions in order of cost and stops
+//! once that cost reaches the best worth found. Positions are two 64-bit
+//! sets, so boards of at most 64 cells are searched; the search stops with
+//! an error after a given number of positions.
 
 use super::zini::square;
 use super::{Action, Click, Units};
@@ -65,9 +72,10 @@ type State = (u64, u64);
 /// [`MIN_CLICKS_MAX_CELLS`] cells are refused. A board with no safe cell
 /// needs no click.
 ///
-/// The positions a board reaches grow quickly with its 3BV and mines: a
-/// 5×5 board with a few mines takes some thousands, a dense 8×8 board may
-/// take millions (each about 50 bytes).
+/// The positions searched grow quickly with the board (each holds about
+/// 50 bytes): on random boards with 5–35% mines, a 5×5 board took at most
+/// about 500 and a 6×6 board some thousands, while 7×7 boards at 20–30%
+/// took up to a million and some 8×8 boards more.
 pub fn min_clicks(field: &Field, max_positions: usize) -> Result<Vec<Click>, MinClicksError> {
     let grid = field.grid;
     let n = grid.len();
@@ -77,15 +85,9 @@ pub fn min_clicks(field: &Field, max_positions: usize) -> Result<Vec<Click>, Min
     let (h, w) = (grid.h, grid.w);
     let units = Units::new(field);
     let bit = |i: u32| 1u64 << i;
-    let mut safe = 0u64;
-    let mut mines = 0u64;
-    for i in 0..n as u32 {
-        if field.mine[i as usize] {
-            mines |= bit(i);
-        } else {
-            safe |= bit(i);
-        }
-    }
+    let mines = (0..n as u32)
+        .filter(|&i| field.mine[i as usize])
+        .fold(0u64, |m, i| m | bit(i));
     // What a left click on each safe cell opens.
     let mut flood = vec![0u64; n];
     let mut opening_cells = vec![0u64; units.openings() as usize];
@@ -104,20 +106,29 @@ pub fn min_clicks(field: &Field, max_positions: usize) -> Result<Vec<Click>, Min
             };
         }
     }
-    // Left clicks: each safe number, and one 0-cell of each opening.
-    let mut lefts: Vec<(u32, u64)> = Vec::new();
+    // The 3BV units: one 0-cell of each opening, and what clicking it
+    // opens; and the isolated numbers.
+    let mut opening_clicks: Vec<(u32, u64)> = Vec::new();
     let mut seen_opening = vec![false; opening_cells.len()];
+    let mut isolated = 0u64;
     for i in 0..n as u32 {
-        match units.opening_of(i) {
-            Some(o) if !seen_opening[o as usize] => {
+        if let Some(o) = units.opening_of(i) {
+            if !seen_opening[o as usize] {
                 seen_opening[o as usize] = true;
-                lefts.push((i, flood[i as usize]));
+                opening_clicks.push((i, flood[i as usize]));
             }
-            Some(_) => {}
-            None if !field.mine[i as usize] => lefts.push((i, bit(i))),
-            None => {}
+        } else if units.is_isolated(i) {
+            isolated |= bit(i);
         }
     }
+    // The units still closed when `open` is.
+    let closed_units = |open: u64| -> u32 {
+        (isolated & !open).count_ones()
+            + opening_clicks
+                .iter()
+                .filter(|&&(cell, _)| open & bit(cell) == 0)
+                .count() as u32
+    };
     // Chords: each number, with the mines around it and what it opens.
     let mut chords: Vec<(u32, u64, u64)> = Vec::new();
     for i in 0..n as u32 {
@@ -134,27 +145,47 @@ pub fn min_clicks(field: &Field, max_positions: usize) -> Result<Vec<Click>, Min
         }
         chords.push((i, around, opens));
     }
+    // A flag matters while a chord that needs it can still open
+    // something: the mines around the numbers with a closed safe cell
+    // around. The others are dropped from the position (they are never
+    // needed again, as cells only open), so positions that differ only
+    // in them are one.
+    let live = |open: u64| -> u64 {
+        chords
+            .iter()
+            .filter(|&&(_, _, opens)| opens & !open != 0)
+            .fold(0, |m, &(_, around, _)| m | around)
+    };
 
     let start: State = (0, 0);
+    // The best position so far: its cost plus its closed units, and it.
+    let mut best = (closed_units(0), start);
     // Each reached position: its fewest clicks so far and how it was
     // reached (the position before and the move).
     let mut reached: HashMap<State, (u32, State, Move)> = HashMap::new();
     let mut queue = BinaryHeap::new();
     reached.insert(start, (0, start, Move::Open(u32::MAX)));
     queue.push(Reverse((0u32, start)));
-    let goal = loop {
-        let Some(Reverse((cost, state))) = queue.pop() else {
-            unreachable!("clicking every safe cell clears the board");
-        };
+    while let Some(Reverse((cost, state))) = queue.pop() {
+        if cost >= best.0 {
+            // No later position costs less than this one already does.
+            break;
+        }
         if reached[&state].0 < cost {
             continue;
         }
         let (open, flags) = state;
-        if open & safe == safe {
-            break state;
+        let worth = cost + closed_units(open);
+        if worth < best.0 {
+            best = (worth, state);
         }
-        let mut relax = |next: State, step: u32, m: Move| {
+        let bound = best.0;
+        let mut relax = |(open, flags): State, step: u32, m: Move| {
             let c = cost + step;
+            if c >= bound {
+                return;
+            }
+            let next = (open, flags & live(open));
             match reached.entry(next) {
                 Entry::Occupied(mut e) => {
                     if c < e.get().0 {
@@ -168,17 +199,18 @@ pub fn min_clicks(field: &Field, max_positions: usize) -> Result<Vec<Click>, Min
                 }
             }
         };
-        for &(cell, opens) in &lefts {
+        for &(cell, opens) in &opening_clicks {
             if open & bit(cell) == 0 {
                 relax((open | opens, flags), 1, Move::Open(cell));
             }
         }
         for &(cell, around, opens) in &chords {
-            if open & bit(cell) != 0 && opens & !open != 0 {
+            if opens & !open != 0 {
+                let closed = u32::from(open & bit(cell) == 0);
                 let new_flags = (around & !flags).count_ones();
                 relax(
-                    (open | opens, flags | around),
-                    1 + new_flags,
+                    (open | bit(cell) | opens, flags | around),
+                    1 + closed + new_flags,
                     Move::Chord(cell),
                 );
             }
@@ -188,37 +220,54 @@ pub fn min_clicks(field: &Field, max_positions: usize) -> Result<Vec<Click>, Min
                 limit: max_positions,
             });
         }
-    };
+    }
 
-    // The moves back from the goal, then forwards as clicks.
+    // The moves back from the best position, then forwards as clicks
+    // (a chord on a closed number opens it first, and places the flags
+    // it needs), then a left click on each unit still closed.
     let mut moves = Vec::new();
-    let mut state = goal;
+    let mut state = best.1;
     while state != start {
         let (_, before, m) = reached[&state];
-        moves.push((before, m));
+        moves.push(m);
         state = before;
     }
     let mut clicks = Vec::new();
-    for &((_, flags), m) in moves.iter().rev() {
+    let (mut open, mut flags) = (0u64, 0u64);
+    let mut click = |action, cell| clicks.push(Click { action, cell });
+    for &m in moves.iter().rev() {
         match m {
-            Move::Open(cell) => clicks.push(Click {
-                action: Action::Open,
-                cell,
-            }),
+            Move::Open(cell) => {
+                click(Action::Open, cell);
+                open |= flood[cell as usize];
+            }
             Move::Chord(cell) => {
+                if open & bit(cell) == 0 {
+                    click(Action::Open, cell);
+                }
                 for q in square(h, w, cell) {
                     if mines & bit(q) != 0 && flags & bit(q) == 0 {
-                        clicks.push(Click {
-                            action: Action::Flag,
-                            cell: q,
-                        });
+                        flags |= bit(q);
+                        click(Action::Flag, q);
                     }
                 }
-                clicks.push(Click {
-                    action: Action::Chord,
-                    cell,
-                });
+                click(Action::Chord, cell);
+                let (_, _, opens) = chords
+                    .iter()
+                    .find(|&&(c, _, _)| c == cell)
+                    .expect("a chord is on a number");
+                open |= bit(cell) | opens;
             }
+        }
+    }
+    for &(cell, _) in &opening_clicks {
+        if open & bit(cell) == 0 {
+            click(Action::Open, cell);
+        }
+    }
+    for i in 0..n as u32 {
+        if isolated & !open & bit(i) != 0 {
+            click(Action::Open, i);
         }
     }
     Ok(clicks)

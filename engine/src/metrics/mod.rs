@@ -262,11 +262,16 @@ impl Units {
     /// `revealed[i]` says whether cell `i` (row-major) is open. An
     /// isolated number counts when it is revealed; an opening counts when
     /// every one of its 0-cells is revealed (its border numbers need not
-    /// be: a flag can keep one closed). This is the count ms_toollib's
-    /// video analysis keeps click by click: it adds an opening at the
-    /// click that reveals its last 0-cells, and in play one 0-cell
-    /// revealed reveals them all unless a flag on a 0-cell blocks the
-    /// flood.
+    /// be: a flag can keep one closed). Never more than [`Units::bbbv`].
+    ///
+    /// ms_toollib counts the same click by click in its video analysis
+    /// (`bbbv_solved`): an isolated number at the click that opens it, an
+    /// opening at a click that opens one of its 0-cells while none of them
+    /// is flagged. In any play where no flag on a 0-cell held back a flood
+    /// the two agree at every click. Where one did, and was taken off,
+    /// ms_toollib can count an opening at a click that leaves others of
+    /// its 0-cells closed, and again at the next: 2 on a board of 3BV 1.
+    /// This count is then lower, and is the state of the board.
     ///
     /// Panics if `revealed` is not one entry per cell.
     pub fn solved(&self, revealed: &[bool]) -> u32 {

@@ -191,8 +191,8 @@ fn zini_and_hzini_clear_random_boards_without_a_wasted_click() {
 fn the_exact_minimum_clears_the_board_and_is_at_most_zini() {
     let mut rng = TestRng::new(7);
     for round in 0..300 {
-        let (h, w) = (1 + rng.below(5), 1 + rng.below(5));
-        let percent = 10 + rng.below(30);
+        let (h, w) = (1 + rng.below(6), 1 + rng.below(6));
+        let percent = 5 + rng.below(30);
         let f = random_field(&mut rng, h, w, percent);
         let best = min_clicks(&f, 1_000_000).unwrap();
         assert!(clears(&f, &best), "round {round}");
