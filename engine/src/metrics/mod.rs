@@ -82,41 +82,50 @@ const NONE: u32 = u32::MAX;
 /// The 3BV units of a layout: its openings (each 0-cell labelled with
 /// its opening) and its isolated numbers, with the islands those form and
 /// the count of each number. Computed once per layout in O(cells).
+///
+/// The board is kept inside a one-cell frame of "outside" cells (row-major
+/// with stride `w + 2`), so every real cell has eight neighbours at fixed
+/// offsets: the flood fills here and ZiNi's steps need no edge test.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Units {
     grid: Grid,
-    /// Per cell (row-major): the index of its opening for a 0-cell, in
-    /// the order of each opening's first cell; [`NONE`] otherwise.
-    opening: Vec<u32>,
-    /// Per cell: whether it is an isolated number.
-    isolated: Vec<bool>,
+    /// Per framed cell: its number (0–8), [`PAD_MINE`] or [`PAD_OUT`].
+    pub(super) kind: Vec<u8>,
+    /// Per framed cell: the index of its opening for a 0-cell, in the
+    /// order of each opening's first cell; [`NONE`] otherwise.
+    pub(super) opening: Vec<u32>,
+    /// Per framed cell: whether it is an isolated number.
+    pub(super) isolated: Vec<bool>,
     openings: u32,
     isolated_numbers: u32,
     islands: u32,
     numbers: [u32; 9],
 }
 
-/// A padded cell that holds a mine (numbers are 0–8).
-const PAD_MINE: u8 = 9;
-/// A padded cell outside the grid.
-const PAD_OUT: u8 = 10;
+/// A framed cell that holds a mine (numbers are 0–8).
+pub(super) const PAD_MINE: u8 = 9;
+/// A framed cell outside the grid.
+pub(super) const PAD_OUT: u8 = 10;
+
+/// The offsets of the 3×3 square around a framed cell of a grid `w`
+/// wide, row-major, the cell itself in the middle (index 4).
+pub(super) fn square_offsets(w: usize) -> [isize; 9] {
+    let s = w as isize + 2;
+    [-s - 1, -s, -s + 1, -1, 0, 1, s - 1, s, s + 1]
+}
 
 impl Units {
     /// The units of `field`.
-    ///
-    /// The board is copied into a grid with a one-cell frame of "outside"
-    /// cells, so every real cell has eight neighbours at fixed offsets and
-    /// the flood fills need no edge test.
     pub fn new(field: &Field) -> Units {
         let grid = field.grid;
         let (h, w) = (grid.h, grid.w);
-        let pw = w + 2;
-        let mut kind = vec![PAD_OUT; (h + 2) * pw];
+        let stride = w + 2;
+        let mut kind = vec![PAD_OUT; (h + 2) * stride];
         let mut numbers = [0u32; 9];
         for r in 0..h {
             let row = r * w..(r + 1) * w;
-            let padded = &mut kind[(r + 1) * pw + 1..(r + 1) * pw + 1 + w];
-            for ((k, &mine), &value) in padded
+            let framed = &mut kind[(r + 1) * stride + 1..(r + 1) * stride + 1 + w];
+            for ((k, &mine), &value) in framed
                 .iter_mut()
                 .zip(&field.mine[row.clone()])
                 .zip(&field.value[row])
@@ -130,82 +139,68 @@ impl Units {
                 };
             }
         }
-        let pw = pw as isize;
-        let around: [isize; 8] = [-pw - 1, -pw, -pw + 1, -1, 1, pw - 1, pw, pw + 1];
+        let square = square_offsets(w);
+        let around = [
+            square[0], square[1], square[2], square[3], square[5], square[6], square[7], square[8],
+        ];
 
         // Openings: flood fills over the 0-cells, labelled in the order
-        // of their first cell. `label` then holds each island's index on
-        // its isolated numbers.
-        let mut label = vec![NONE; kind.len()];
+        // of their first cell; the numbers they reach are their borders.
+        let mut opening = vec![NONE; kind.len()];
+        let mut border = vec![false; kind.len()];
         let mut stack: Vec<usize> = Vec::new();
         let mut openings = 0u32;
-        for p in 0..kind.len() {
-            if kind[p] != 0 || label[p] != NONE {
+        for p in stride + 1..kind.len() - stride - 1 {
+            if kind[p] != 0 || opening[p] != NONE {
                 continue;
             }
-            label[p] = openings;
+            opening[p] = openings;
             stack.push(p);
             while let Some(q) = stack.pop() {
                 for &d in &around {
                     let n = q.wrapping_add_signed(d);
-                    if kind[n] == 0 && label[n] == NONE {
-                        label[n] = openings;
-                        stack.push(n);
+                    match kind[n] {
+                        0 if opening[n] == NONE => {
+                            opening[n] = openings;
+                            stack.push(n);
+                        }
+                        1..=8 => border[n] = true,
+                        _ => {}
                     }
                 }
             }
             openings += 1;
         }
-        let opening: Vec<u32> = (0..h)
-            .flat_map(|r| {
-                let start = (r + 1) * pw as usize + 1;
-                label[start..start + w].iter().copied()
-            })
-            .collect();
-
-        // Isolated numbers: safe, non-zero, no 0 around (the frame and
-        // the mines are not 0).
-        let isolated_at = |p: usize| {
-            (1..=8).contains(&kind[p])
-                && around.iter().all(|&d| kind[p.wrapping_add_signed(d)] != 0)
-        };
-        let mut isolated_padded = vec![false; kind.len()];
+        // Isolated numbers: the numbers no opening reaches.
+        let mut isolated = border;
         let mut isolated_numbers = 0u32;
-        for r in 1..=h {
-            for p in r * pw as usize + 1..r * pw as usize + 1 + w {
-                if isolated_at(p) {
-                    isolated_padded[p] = true;
-                    isolated_numbers += 1;
-                }
-            }
+        for (i, k) in isolated.iter_mut().zip(&kind) {
+            *i = (1..=8).contains(k) && !*i;
+            isolated_numbers += u32::from(*i);
         }
         // Islands: flood fills over the isolated numbers.
+        let mut seen = vec![false; kind.len()];
         let mut islands = 0u32;
         for p in 0..kind.len() {
-            if !isolated_padded[p] || label[p] != NONE {
+            if !isolated[p] || seen[p] {
                 continue;
             }
-            label[p] = islands;
+            seen[p] = true;
             stack.push(p);
             while let Some(q) = stack.pop() {
                 for &d in &around {
                     let n = q.wrapping_add_signed(d);
-                    if isolated_padded[n] && label[n] == NONE {
-                        label[n] = islands;
+                    if isolated[n] && !seen[n] {
+                        seen[n] = true;
                         stack.push(n);
                     }
                 }
             }
             islands += 1;
         }
-        let isolated: Vec<bool> = (0..h)
-            .flat_map(|r| {
-                let start = (r + 1) * pw as usize + 1;
-                isolated_padded[start..start + w].iter().copied()
-            })
-            .collect();
         Units {
             grid,
+            kind,
             opening,
             isolated,
             openings,
@@ -213,6 +208,12 @@ impl Units {
             islands,
             numbers,
         }
+    }
+
+    /// The framed index of a cell (row-major index on the grid).
+    pub(super) fn framed(&self, cell: u32) -> usize {
+        let (r, c) = self.grid.rc(cell);
+        (r + 1) * (self.grid.w + 2) + c + 1
     }
 
     /// The layout's shape.
@@ -249,13 +250,21 @@ impl Units {
     /// row-major order of their first cell); `None` for any other cell.
     /// Panics if `cell` is off the grid.
     pub fn opening_of(&self, cell: u32) -> Option<u32> {
-        Some(self.opening[cell as usize]).filter(|&o| o != NONE)
+        assert!(
+            (cell as usize) < self.grid.len(),
+            "cell {cell} off the grid"
+        );
+        Some(self.opening[self.framed(cell)]).filter(|&o| o != NONE)
     }
 
     /// Whether `cell` is an isolated number. Panics if `cell` is off the
     /// grid.
     pub fn is_isolated(&self, cell: u32) -> bool {
-        self.isolated[cell as usize]
+        assert!(
+            (cell as usize) < self.grid.len(),
+            "cell {cell} off the grid"
+        );
+        self.isolated[self.framed(cell)]
     }
 
     /// 3BV solved: of the units, how many are done on a board where
@@ -279,11 +288,16 @@ impl Units {
         // An opening is done until one of its 0-cells is seen closed.
         let mut done = vec![true; self.openings as usize];
         let mut numbers = 0u32;
-        for (i, &open) in revealed.iter().enumerate() {
-            if self.isolated[i] {
-                numbers += u32::from(open);
-            } else if self.opening[i] != NONE && !open {
-                done[self.opening[i] as usize] = false;
+        let (w, stride) = (self.grid.w, self.grid.w + 2);
+        for (r, row) in revealed.chunks(w.max(1)).enumerate() {
+            let framed = (r + 1) * stride + 1;
+            for (k, &open) in row.iter().enumerate() {
+                let p = framed + k;
+                if self.isolated[p] {
+                    numbers += u32::from(open);
+                } else if self.opening[p] != NONE && !open {
+                    done[self.opening[p] as usize] = false;
+                }
             }
         }
         numbers + done.iter().filter(|&&d| d).count() as u32

@@ -31,7 +31,7 @@
 //! column-major position, so the first cell of the highest premium is a
 //! few word scans away.
 
-use super::Units;
+use super::{square_offsets, Units, NONE, PAD_MINE};
 use crate::Field;
 
 /// What one click does.
@@ -80,12 +80,20 @@ pub fn hzini(field: &Field) -> Vec<Click> {
     greedy(field, &Units::new(field), true)
 }
 
-/// The highest premium a cell can have: 9 unrevealed units in its square
-/// plus 2 openings, less its chord (at most 10: a square with two
-/// openings has at least two 0-cells that are no isolated number).
-const MAX_PREMIUM: i32 = 10;
-/// The premium values a cell can be chosen at: 0 to [`MAX_PREMIUM`].
-const LEVELS: usize = MAX_PREMIUM as usize + 1;
+/// The lowest premium a cell can have: no gain, 8 mines to flag, the
+/// chord and the click that opens it.
+const MIN_PREMIUM: i32 = -10;
+/// The highest premium a cell can have: 9 units in its square at most
+/// (a cell next to an opening has a 0 there, which is no unit of the
+/// square), less the chord.
+const MAX_PREMIUM: i32 = 8;
+/// One set of cells per premium value, lowest first.
+const PREMIUMS: usize = (MAX_PREMIUM - MIN_PREMIUM + 1) as usize;
+/// The set of the safe cells HZiNi may not chord yet (closed ones).
+const PARKED: usize = PREMIUMS;
+/// The set of the closed 0-cells and isolated numbers: the left-click
+/// fallbacks.
+const FALLBACK: usize = PREMIUMS + 1;
 
 /// Sets of column-major positions, each a two-level bit set (bits, and a
 /// summary bit per non-zero word), all in two flat vectors.
@@ -108,19 +116,22 @@ impl PositionSets {
         }
     }
 
+    #[inline]
     fn insert(&mut self, set: usize, pos: usize) {
         let word = pos / 64;
         self.bits[set * self.words + word] |= 1 << (pos % 64);
         self.summary[set * self.summaries + word / 64] |= 1 << (word % 64);
     }
 
+    /// Takes `pos` out of `set` (without a branch: cells move between
+    /// sets at every step, in no predictable pattern).
+    #[inline]
     fn remove(&mut self, set: usize, pos: usize) {
         let word = pos / 64;
         let w = &mut self.bits[set * self.words + word];
         *w &= !(1 << (pos % 64));
-        if *w == 0 {
-            self.summary[set * self.summaries + word / 64] &= !(1 << (word % 64));
-        }
+        let empty = u64::from(*w == 0);
+        self.summary[set * self.summaries + word / 64] &= !(empty << (word % 64));
     }
 
     /// The smallest position in `set`.
@@ -133,34 +144,33 @@ impl PositionSets {
     }
 }
 
-/// The state of one greedy run.
+/// The state of one greedy run, on the framed grid of [`Units`] (row-major
+/// with stride `w + 2`, a frame of outside cells around).
 struct Greedy<'a> {
-    field: &'a Field,
     units: &'a Units,
     /// HZiNi: only open cells may be chorded.
     human: bool,
     h: usize,
     w: usize,
+    square: [isize; 9],
     premium: Vec<i32>,
     opened: Vec<bool>,
     flagged: Vec<bool>,
+    /// Per framed cell: its column-major position (the order ties are
+    /// broken in); and per position, the framed cell.
+    position: Vec<u32>,
+    at: Vec<u32>,
     closed_safe: usize,
     /// The cells of each opening (its 0-cells and its border), CSR:
     /// opening `o` owns `members[member_start[o]..member_start[o + 1]]`.
     member_start: Vec<u32>,
     members: Vec<u32>,
-    /// Sets `0..LEVELS`: the eligible cells of premium 0, 1, …; set
-    /// `LEVELS`: the closed 0-cells and isolated numbers.
+    /// Sets `0..PREMIUMS`: the safe cells that may be chorded, by
+    /// premium from [`MIN_PREMIUM`]; [`PARKED`]: the others; [`FALLBACK`]:
+    /// the closed 3BV units.
     sets: PositionSets,
-    /// Bit `p`: set `p` of `sets` is not empty (for `p < LEVELS`).
-    nonempty: u32,
-    /// Cells in each of the premium sets.
-    counts: [u32; LEVELS],
     clicks: Vec<Click>,
 }
-
-/// The set of [`Greedy::sets`] holding the left-click fallbacks.
-const FALLBACK: usize = LEVELS;
 
 pub(super) fn greedy(field: &Field, units: &Units, human: bool) -> Vec<Click> {
     let mut g = Greedy::new(field, units, human);
@@ -169,16 +179,19 @@ pub(super) fn greedy(field: &Field, units: &Units, human: bool) -> Vec<Click> {
 }
 
 impl<'a> Greedy<'a> {
-    fn new(field: &'a Field, units: &'a Units, human: bool) -> Greedy<'a> {
-        let grid = field.grid;
-        let (h, w, n) = (grid.h, grid.w, grid.len());
+    fn new(field: &Field, units: &'a Units, human: bool) -> Greedy<'a> {
+        let (h, w) = (field.grid.h, field.grid.w);
+        let stride = w + 2;
+        let framed = units.kind.len();
+        let square = square_offsets(w);
+        let real = |r: usize, c: usize| (r + 1) * stride + c + 1;
         // Each opening's 0-cells (counting sort by opening), then its
-        // members: the 0-cells and every safe non-zero cell around them,
-        // each once (`stamp` remembers the last opening a cell joined).
+        // members: the 0-cells and every number around them, each once
+        // (`stamp` remembers the last opening a cell joined).
         let openings = units.openings() as usize;
         let mut zero_start = vec![0u32; openings + 1];
-        for i in 0..n {
-            if let Some(o) = units.opening_of(i as u32) {
+        for &o in &units.opening {
+            if o != NONE {
                 zero_start[o as usize + 1] += 1;
             }
         }
@@ -187,136 +200,140 @@ impl<'a> Greedy<'a> {
         }
         let mut zeros = vec![0u32; zero_start[openings] as usize];
         let mut fill = zero_start.clone();
-        for i in 0..n as u32 {
-            if let Some(o) = units.opening_of(i) {
-                zeros[fill[o as usize] as usize] = i;
+        for (p, &o) in units.opening.iter().enumerate() {
+            if o != NONE {
+                zeros[fill[o as usize] as usize] = p as u32;
                 fill[o as usize] += 1;
             }
         }
         let mut member_start = Vec::with_capacity(openings + 1);
         let mut members = Vec::with_capacity(zeros.len() * 2);
-        let mut memberships = vec![0i32; n];
-        let mut stamp = vec![u32::MAX; n];
+        let mut memberships = vec![0i32; framed];
+        let mut stamp = vec![u32::MAX; framed];
         member_start.push(0);
         for o in 0..openings {
             for &z in &zeros[zero_start[o] as usize..zero_start[o + 1] as usize] {
-                for q in square(h, w, z) {
-                    if !field.mine[q as usize] && stamp[q as usize] != o as u32 {
-                        stamp[q as usize] = o as u32;
-                        members.push(q);
-                        memberships[q as usize] += 1;
+                for d in square {
+                    let q = (z as usize).wrapping_add_signed(d);
+                    if units.kind[q] <= 8 && stamp[q] != o as u32 {
+                        stamp[q] = o as u32;
+                        members.push(q as u32);
+                        memberships[q] += 1;
                     }
                 }
             }
             member_start.push(members.len() as u32);
         }
-        // The premium of every cell (mines keep 0 and are never chosen).
-        let mut premium = vec![0i32; n];
-        for i in 0..n as u32 {
-            if field.mine[i as usize] {
-                continue;
+        let mut position = vec![u32::MAX; framed];
+        let mut at = vec![0u32; h * w];
+        let mut premium = vec![0i32; framed];
+        for r in 0..h {
+            for c in 0..w {
+                let p = real(r, c);
+                position[p] = (c * h + r) as u32;
+                at[c * h + r] = p as u32;
+                if units.kind[p] > 8 {
+                    continue;
+                }
+                let isolated = square
+                    .iter()
+                    .filter(|&&d| units.isolated[p.wrapping_add_signed(d)])
+                    .count() as i32;
+                premium[p] = isolated + memberships[p] - i32::from(units.kind[p]) - 2;
             }
-            let isolated = square(h, w, i).filter(|&q| units.is_isolated(q)).count() as i32;
-            let gain = isolated + memberships[i as usize];
-            premium[i as usize] = gain - i32::from(field.value[i as usize]) - 2;
         }
         let mut g = Greedy {
-            field,
             units,
             human,
             h,
             w,
+            square,
             premium,
-            opened: vec![false; n],
-            flagged: vec![false; n],
+            opened: vec![false; framed],
+            flagged: vec![false; framed],
+            position,
+            at,
             closed_safe: field.safe_cells(),
             member_start,
             members,
-            sets: PositionSets::new(LEVELS + 1, n),
-            nonempty: 0,
-            counts: [0; LEVELS],
+            sets: PositionSets::new(FALLBACK + 1, h * w),
             clicks: Vec::new(),
         };
-        for i in 0..n as u32 {
-            if field.mine[i as usize] {
+        for pos in 0..h * w {
+            let p = g.at[pos] as usize;
+            if units.kind[p] > 8 {
                 continue;
             }
-            g.list(i);
-            if units.opening_of(i).is_some() || units.is_isolated(i) {
-                let pos = g.position(i);
+            g.sets.insert(g.set_of(p), pos);
+            if units.opening[p] != NONE || units.isolated[p] {
                 g.sets.insert(FALLBACK, pos);
             }
         }
         g
     }
 
-    /// The column-major position of a cell: the order ties are broken in.
-    fn position(&self, cell: u32) -> usize {
-        let (r, c) = (cell as usize / self.w, cell as usize % self.w);
-        c * self.h + r
+    fn safe(&self, p: usize) -> bool {
+        self.units.kind[p] <= 8
     }
 
-    /// The cell at a column-major position.
-    fn cell_at(&self, pos: usize) -> u32 {
-        let (c, r) = (pos / self.h, pos % self.h);
-        (r * self.w + c) as u32
+    fn mine(&self, p: usize) -> bool {
+        self.units.kind[p] == PAD_MINE
     }
 
-    /// Whether a cell may be chosen for a chord step.
-    fn eligible(&self, cell: u32) -> bool {
-        !self.field.mine[cell as usize] && (!self.human || self.opened[cell as usize])
+    /// Whether a safe cell may be chosen for a chord step.
+    fn eligible(&self, p: usize) -> bool {
+        !self.human || self.opened[p]
     }
 
-    /// Puts an eligible cell of premium 0 or more in its premium's set.
-    fn list(&mut self, cell: u32) {
-        let p = self.premium[cell as usize];
-        debug_assert!(p <= MAX_PREMIUM, "premium {p} of cell {cell}");
-        if p >= 0 && self.eligible(cell) {
-            let pos = self.position(cell);
-            self.sets.insert(p as usize, pos);
-            self.counts[p as usize] += 1;
-            self.nonempty |= 1 << p;
+    /// The set a safe cell belongs in.
+    #[inline]
+    fn set_of(&self, p: usize) -> usize {
+        let premium = self.premium[p];
+        debug_assert!(
+            (MIN_PREMIUM..=MAX_PREMIUM).contains(&premium),
+            "premium {premium} of cell {p}"
+        );
+        if self.eligible(p) {
+            (premium - MIN_PREMIUM) as usize
+        } else {
+            PARKED
         }
     }
 
-    /// Takes a cell out of its premium's set, if it is in one.
-    fn unlist(&mut self, cell: u32) {
-        let p = self.premium[cell as usize];
-        if p >= 0 && self.eligible(cell) {
-            let pos = self.position(cell);
-            self.sets.remove(p as usize, pos);
-            self.counts[p as usize] -= 1;
-            if self.counts[p as usize] == 0 {
-                self.nonempty &= !(1 << p);
-            }
-        }
-    }
-
-    fn change(&mut self, cell: u32, delta: i32) {
-        self.unlist(cell);
-        self.premium[cell as usize] += delta;
-        self.list(cell);
+    /// Adds `delta` to a safe cell's premium, moving it between the sets.
+    #[inline]
+    fn change(&mut self, p: usize, delta: i32) {
+        let from = self.set_of(p);
+        self.premium[p] += delta;
+        let to = self.set_of(p);
+        let pos = self.position[p] as usize;
+        self.sets.remove(from, pos);
+        self.sets.insert(to, pos);
     }
 
     /// The eligible cell of the highest premium (at least 0), the first
     /// in column-major order among equals.
-    fn best(&self) -> Option<u32> {
-        let p = self.nonempty.checked_ilog2()?;
-        let pos = self.sets.first(p as usize)?;
-        Some(self.cell_at(pos))
+    fn best(&self) -> Option<usize> {
+        (0..=MAX_PREMIUM)
+            .rev()
+            .find_map(|premium| self.sets.first((premium - MIN_PREMIUM) as usize))
+            .map(|pos| self.at[pos] as usize)
     }
 
-    fn open(&mut self, cell: u32) {
-        self.unlist(cell);
-        self.opened[cell as usize] = true;
-        self.premium[cell as usize] += 1;
-        self.list(cell);
+    fn open(&mut self, p: usize) {
+        let from = self.set_of(p);
+        self.opened[p] = true;
+        self.premium[p] += 1;
+        let to = self.set_of(p);
+        let pos = self.position[p] as usize;
+        self.sets.remove(from, pos);
+        self.sets.insert(to, pos);
         self.closed_safe -= 1;
-        let pos = self.position(cell);
-        self.sets.remove(FALLBACK, pos);
-        if self.units.is_isolated(cell) {
-            for q in square(self.h, self.w, cell) {
-                if !self.field.mine[q as usize] {
+        self.sets.remove(FALLBACK, self.position[p] as usize);
+        if self.units.isolated[p] {
+            for d in self.square {
+                let q = p.wrapping_add_signed(d);
+                if self.safe(q) {
                     self.change(q, -1);
                 }
             }
@@ -325,20 +342,20 @@ impl<'a> Greedy<'a> {
 
     /// Opens a closed safe cell as a click would: a 0-cell opens its
     /// opening, and every member of that opening gains one unit less.
-    fn reveal(&mut self, cell: u32) {
-        if self.opened[cell as usize] || self.field.mine[cell as usize] {
+    fn reveal(&mut self, p: usize) {
+        if self.opened[p] || !self.safe(p) {
             return;
         }
-        match self.units.opening_of(cell) {
-            None => self.open(cell),
-            Some(o) => {
+        match self.units.opening[p] {
+            NONE => self.open(p),
+            o => {
                 let (a, b) = (
                     self.member_start[o as usize] as usize,
                     self.member_start[o as usize + 1] as usize,
                 );
                 for k in a..b {
-                    let m = self.members[k];
-                    if !self.opened[m as usize] {
+                    let m = self.members[k] as usize;
+                    if !self.opened[m] {
                         self.open(m);
                     }
                     self.change(m, -1);
@@ -347,50 +364,54 @@ impl<'a> Greedy<'a> {
         }
     }
 
-    fn click(&mut self, action: Action, cell: u32) {
+    /// Records a click on framed cell `p`.
+    fn click(&mut self, action: Action, p: usize) {
+        let stride = self.w + 2;
+        let cell = ((p / stride - 1) * self.w + p % stride - 1) as u32;
         self.clicks.push(Click { action, cell });
     }
 
     fn run(&mut self) {
-        let n = self.h * self.w;
         if self.human {
-            for pos in 0..n {
-                let cell = self.cell_at(pos);
-                if self.units.opening_of(cell).is_some() && !self.opened[cell as usize] {
-                    self.click(Action::Open, cell);
-                    self.reveal(cell);
+            for pos in 0..self.h * self.w {
+                let p = self.at[pos] as usize;
+                if self.units.opening[p] != NONE && !self.opened[p] {
+                    self.click(Action::Open, p);
+                    self.reveal(p);
                 }
             }
         }
         while self.closed_safe > 0 {
-            if let Some(cell) = self.best() {
-                if !self.opened[cell as usize] {
-                    self.click(Action::Open, cell);
-                    self.reveal(cell);
+            if let Some(p) = self.best() {
+                if !self.opened[p] {
+                    self.click(Action::Open, p);
+                    self.reveal(p);
                 }
-                for q in square(self.h, self.w, cell) {
-                    if self.field.mine[q as usize] && !self.flagged[q as usize] {
+                for d in self.square {
+                    let q = p.wrapping_add_signed(d);
+                    if self.mine(q) && !self.flagged[q] {
                         self.click(Action::Flag, q);
-                        self.flagged[q as usize] = true;
-                        for s in square(self.h, self.w, q) {
-                            if !self.field.mine[s as usize] {
+                        self.flagged[q] = true;
+                        for e in self.square {
+                            let s = q.wrapping_add_signed(e);
+                            if self.safe(s) {
                                 self.change(s, 1);
                             }
                         }
                     }
                 }
-                self.click(Action::Chord, cell);
-                for q in square(self.h, self.w, cell) {
-                    self.reveal(q);
+                self.click(Action::Chord, p);
+                for d in self.square {
+                    self.reveal(p.wrapping_add_signed(d));
                 }
             } else {
                 // A closed safe cell always leaves a closed 0-cell or
                 // isolated number (a closed border number's opening is
                 // closed), so this set is not empty.
                 let pos = self.sets.first(FALLBACK).expect("a closed 3BV unit");
-                let cell = self.cell_at(pos);
-                self.click(Action::Open, cell);
-                self.reveal(cell);
+                let p = self.at[pos] as usize;
+                self.click(Action::Open, p);
+                self.reveal(p);
             }
         }
     }
