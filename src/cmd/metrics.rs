@@ -12,8 +12,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Board metrics of layouts: 3BV, openings, islands, ZiNi and the count of
-/// each number.
+/// Board metrics of layouts: 3BV, openings, islands, ZiNi, numbers.
 ///
 /// 3BV counts the openings (8-connected regions of 0-cells) and the
 /// isolated numbers (safe cells with no 0 around): the fewest left clicks

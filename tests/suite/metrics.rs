@@ -196,13 +196,15 @@ fn reference(field: &Field) -> Reference {
             openings += 1;
         }
     }
-    let mut isolated = vec![false; n];
-    for i in 0..n {
-        if !field.mine[i] && !game.open[i] {
-            assert_eq!(game.left(i), Ok(true));
-            isolated[i] = true;
-        }
-    }
+    let isolated: Vec<bool> = (0..n)
+        .map(|i| {
+            let closed = !field.mine[i] && !game.open[i];
+            if closed {
+                assert_eq!(game.left(i), Ok(true));
+            }
+            closed
+        })
+        .collect();
     assert!(game.cleared());
     // Islands: every isolated number starts with its own label and takes
     // the least of its isolated neighbours' until nothing changes.

@@ -155,8 +155,8 @@ fn solved_counts_isolated_numbers_revealed_and_openings_with_every_zero_revealed
     let mut revealed = vec![false; f.grid.len()];
     assert_eq!(u.solved(&revealed), 0);
     // Every 0-cell of both openings but (0,0): only the lower one is done.
-    for i in 1..revealed.len() {
-        revealed[i] = u.opening_of(i as u32).is_some();
+    for (i, r) in revealed.iter_mut().enumerate().skip(1) {
+        *r = u.opening_of(i as u32).is_some();
     }
     assert_eq!(u.solved(&revealed), 1);
     revealed[0] = true;
