@@ -19,6 +19,7 @@ pub mod analyse;
 pub mod bench;
 pub mod engine;
 pub mod generate;
+pub mod metrics;
 pub mod play;
 pub mod review;
 pub mod rules;

@@ -33,6 +33,7 @@ mod hypotheses_brute;
 mod learn;
 mod linked_cells;
 mod matcher;
+mod metrics;
 mod play;
 mod probabilities;
 mod reliability;
