@@ -7,7 +7,9 @@ the cell size, the events — their count, the first and the last as
 `[time_ms, code, x, y]`, and a digest of all of them (FNV-1a 64 of
 `time_ms,code,cell;` for each event, `cell` being `row:col` or `off`) —
 and, after `analyse()` at the end of the game: left, right, double, cl,
-ce, flag, rtime in ms and whether the game was won. Each file is read in a
+ce, flag, rtime in ms, whether the game was won, and the metrics: 3BV,
+openings, islands, 3BV solved, 3BV/s, IOE, correctness, throughput, RQP
+and STNB. Each file is read in a
 child process: ms_toollib aborts the whole process on some files (the
 `*_utf8_invalid.rmv` ones), which are recorded as `"ms_toollib": "aborts"`.
 Minesweeper Clone releases other than 0.97 are recorded as
@@ -86,6 +88,16 @@ def read_one(rel):
         "flag": video.flag,
         "rtime_ms": ms_of(video.rtime),
         "won": bool(video.is_completed),
+        "bbbv": video.bbbv,
+        "openings": video.op,
+        "islands": video.isl,
+        "bbbv_solved": video.bbbv_solved,
+        "bbbv_per_s": video.bbbv_s,
+        "ioe": video.ioe,
+        "correctness": video.corr,
+        "throughput": video.thrp,
+        "rqp": video.rqp if video.rqp != float("inf") else None,
+        "stnb": video.stnb,
     }
 
 
