@@ -746,3 +746,34 @@ fn bad_lines_and_files_are_named_with_line_and_column_and_the_other_boards_still
     }
     assert_eq!(run.stderr.lines().count(), 11, "{}", run.stderr);
 }
+
+#[test]
+fn a_line_over_the_limit_is_named_and_skipped_and_the_next_boards_measured() {
+    let dir = TempDir::new("metrics-long");
+    let good = level_field(&mut Rng::new(2), 9, 9, 10);
+    let long = format!("{{\"layout\": [[{}0]]}}", "0,".repeat(3 << 20));
+    let text = [layout_line(&good), long, layout_line(&good)].join("\n") + "\n";
+    let run = sapper_with(&dir.0, ["metrics", "-", "--json"], Some(&text), 0);
+    run.expect_code(1);
+    assert_eq!(
+        run.stdout.lines().collect::<Vec<_>>(),
+        [json_line(&good), json_line(&good)]
+    );
+    assert!(
+        run.stderr.contains("<stdin>:2: a line longer than 4 MB"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn metrics_help_names_its_inputs_and_stdin_may_be_given_once() {
+    let help = sapper(["metrics", "--help"]);
+    help.ok();
+    for word in ["--json", "layout", "MBF", "thesis", "ZiNi", "islands"] {
+        assert!(help.stdout.contains(word), "no {word} in\n{}", help.stdout);
+    }
+    sapper(["metrics", "-", "-"])
+        .expect_code(2)
+        .stderr_has("standard input");
+}

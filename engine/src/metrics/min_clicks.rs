@@ -28,7 +28,7 @@
 //! sets, so boards of at most 64 cells are searched; the search stops with
 //! an error after a given number of positions.
 
-use super::zini::square;
+use super::square;
 use super::{Action, Click, Units};
 use crate::Field;
 use std::cmp::Reverse;

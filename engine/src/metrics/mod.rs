@@ -114,6 +114,15 @@ pub(super) fn square_offsets(w: usize) -> [isize; 9] {
     [-s - 1, -s, -s + 1, -1, 0, 1, s - 1, s, s + 1]
 }
 
+/// The cells of the 3×3 square around `cell` (itself included) inside an
+/// `h × w` grid, row-major.
+pub(super) fn square(h: usize, w: usize, cell: u32) -> impl Iterator<Item = u32> {
+    let (r, c) = (cell as usize / w, cell as usize % w);
+    let (r0, r1) = (r.saturating_sub(1), (r + 1).min(h - 1));
+    let (c0, c1) = (c.saturating_sub(1), (c + 1).min(w - 1));
+    (r0..=r1).flat_map(move |rr| (c0..=c1).map(move |cc| (rr * w + cc) as u32))
+}
+
 impl Units {
     /// The units of `field`.
     pub fn new(field: &Field) -> Units {

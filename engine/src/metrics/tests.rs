@@ -1,4 +1,4 @@
-use super::zini::square;
+use super::square;
 use super::*;
 use crate::test_rng::TestRng;
 

@@ -26,10 +26,12 @@
 //! only open cells for the chord steps, as a player sees numbers only once
 //! they are open.
 //!
-//! Each step costs O(1) amortised plus the cells it changes: the cells of
-//! premium 0 or more sit in one bit set per premium value, indexed by the
-//! column-major position, so the first cell of the highest premium is a
-//! few word scans away.
+//! A step costs the cells it changes plus a few word scans: every safe
+//! cell sits in the bit set of its premium (HZiNi's closed cells in one of
+//! their own), indexed by the column-major position, each set with a
+//! summary word per 64 words, so the first cell of the highest premium is
+//! found without looking at the others. ms_toollib scans every cell at
+//! every step instead.
 
 use super::{square_offsets, Units, NONE, PAD_MINE};
 use crate::Field;
@@ -415,13 +417,4 @@ impl<'a> Greedy<'a> {
             }
         }
     }
-}
-
-/// The cells of the 3×3 square around `cell` (itself included) inside an
-/// `h × w` grid, row-major.
-pub(super) fn square(h: usize, w: usize, cell: u32) -> impl Iterator<Item = u32> {
-    let (r, c) = (cell as usize / w, cell as usize % w);
-    let (r0, r1) = (r.saturating_sub(1), (r + 1).min(h - 1));
-    let (c0, c1) = (c.saturating_sub(1), (c + 1).min(w - 1));
-    (r0..=r1).flat_map(move |rr| (c0..=c1).map(move |cc| (rr * w + cc) as u32))
 }
