@@ -90,7 +90,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             match review {
                 Ok(review) if args.json => Ok(json::line(&Filed::new(&shown, &review), 1 << 16)),
                 Ok(review) => Ok(text(&shown, &review).into_bytes()),
-                Err(e) => Err((json::line(&serde_json::json!({"file": shown, "error": e}), 0), e)),
+                Err(e) => Err((
+                    json::line(&serde_json::json!({"file": shown, "error": e}), 0),
+                    e,
+                )),
             }
         },
         |_, result| -> Result<(), CliError> {

@@ -38,6 +38,7 @@ mod play;
 mod probabilities;
 mod reliability;
 mod replay;
+mod review;
 mod rulebase_format;
 mod rules_pairwise;
 mod saved_index;

@@ -95,10 +95,7 @@ impl Review {
             return Some(0.0);
         }
         let solved = f64::from(self.bbbv_solved);
-        Some(
-            c * solved / self.seconds().powf(1.7)
-                * (solved / f64::from(self.metrics.bbbv)).sqrt(),
-        )
+        Some(c * solved / self.seconds().powf(1.7) * (solved / f64::from(self.metrics.bbbv)).sqrt())
     }
 }
 

@@ -145,7 +145,8 @@ fn proof(board: &Board, foci: &[u32], cell: u32, value: Value) -> Proof {
     let right = (rc.iter().map(|p| p.1).max().unwrap_or(0) + 1).min(grid.w - 1);
     let seen = |i: u32| {
         let (r, c) = grid.rc(i);
-        rc.iter().any(|&(fr, fc)| r.abs_diff(fr) <= 1 && c.abs_diff(fc) <= 1)
+        rc.iter()
+            .any(|&(fr, fc)| r.abs_diff(fr) <= 1 && c.abs_diff(fc) <= 1)
     };
     let pattern = (top..=bottom)
         .map(|r| {
@@ -219,7 +220,11 @@ mod tests {
         let p = find(&board, 0, Value::Mine).expect("forced by a 1");
         assert_eq!(p.foci.len(), 1);
         assert_eq!(p.describe(), format!("the 1 at {}", p.foci[0]));
-        assert!(p.pattern.iter().any(|row| row.contains('M')), "{:?}", p.pattern);
+        assert!(
+            p.pattern.iter().any(|row| row.contains('M')),
+            "{:?}",
+            p.pattern
+        );
     }
 
     /// Against enumeration: on random small boards, whatever a number or a

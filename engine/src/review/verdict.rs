@@ -220,13 +220,21 @@ pub fn judge(engine: &Engine, game: &PlayedGame, mines: &[bool]) -> Result<Verdi
         if !started && !opens.is_empty() {
             started = true;
             if !mines[cell as usize] {
-                out.moves
-                    .push(judged_move(Verdict::Safe, 0.0, None, Some(Why::FirstClick), None));
+                out.moves.push(judged_move(
+                    Verdict::Safe,
+                    0.0,
+                    None,
+                    Some(Why::FirstClick),
+                    None,
+                ));
                 continue;
             }
         }
         let view = unflagged(&m.before);
-        if known.as_ref().is_none_or(|k| k.board.cells() != view.cells.as_slice()) {
+        if known
+            .as_ref()
+            .is_none_or(|k| k.board.cells() != view.cells.as_slice())
+        {
             known = Some(know(engine, &mut counter, &view)?);
         }
         let know = known.as_ref().expect("known");
@@ -260,9 +268,7 @@ pub fn judge(engine: &Engine, game: &PlayedGame, mines: &[bool]) -> Result<Verdi
         };
         let best = Some(know.least);
         let sources: Vec<Option<(Value, Source)>> = opens.iter().map(|&c| forced(c)).collect();
-        let all_safe = sources
-            .iter()
-            .all(|s| matches!(s, Some((Value::Safe, _))));
+        let all_safe = sources.iter().all(|s| matches!(s, Some((Value::Safe, _))));
         let hit = opens.iter().any(|&c| mines[c as usize]) || lost_here;
         let mut judged = if all_safe && !hit {
             // The strongest proof among them: a method over any rule, a

@@ -37,6 +37,11 @@ def fnv1a64(text):
     return f"{h:016x}"
 
 
+def finite(x):
+    """`x`, or None (JSON null) for a NaN or an infinity."""
+    return x if x == x and abs(x) != float("inf") else None
+
+
 def read_one(rel):
     """What ms_toollib reads from one file (run in a child process)."""
     import ms_toollib as ms
@@ -92,12 +97,12 @@ def read_one(rel):
         "openings": video.op,
         "islands": video.isl,
         "bbbv_solved": video.bbbv_solved,
-        "bbbv_per_s": video.bbbv_s,
-        "ioe": video.ioe,
-        "correctness": video.corr,
-        "throughput": video.thrp,
-        "rqp": video.rqp if video.rqp != float("inf") else None,
-        "stnb": video.stnb,
+        "bbbv_per_s": finite(video.bbbv_s),
+        "ioe": finite(video.ioe),
+        "correctness": finite(video.corr),
+        "throughput": finite(video.thrp),
+        "rqp": finite(video.rqp),
+        "stnb": finite(video.stnb),
     }
 
 
