@@ -255,7 +255,7 @@ fn a_games_risk_and_luck_add_up_its_guesses() {
 
 #[test]
 fn the_review_command_prints_a_verdict_for_every_click() {
-    let out = sapper(&[
+    let out = sapper([
         "review",
         "--json",
         "tests/data/replays/rmv/wmp_exp.rmv",
@@ -325,7 +325,7 @@ fn the_review_command_prints_a_verdict_for_every_click() {
         assert_eq!(click["position"].as_array().unwrap().len(), 16);
     }
     assert!(lines[1]["error"].as_str().unwrap().contains("nothing.rmv"));
-    let text = sapper(&["review", "tests/data/replays/rmv/wmp_exp.rmv"]);
+    let text = sapper(["review", "tests/data/replays/rmv/wmp_exp.rmv"]);
     assert_eq!(text.code, 0, "{}", text.stderr);
     assert!(text.stdout.contains("first click"), "{}", text.stdout);
     assert!(text.stdout.contains("3BV 106"), "{}", text.stdout);
