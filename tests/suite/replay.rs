@@ -687,3 +687,95 @@ fn event_kinds_have_ms_toollibs_codes() {
         ["mv", "lc", "lr", "rc", "rr", "mc", "mr", "pf", "cc"]
     );
 }
+
+// ---------------------------------------------------------------------------
+// Written as RAWVF
+
+/// Every real game whose events RAWVF can hold, written as RAWVF and read
+/// back: the same board, cell size and events (signals aside), so the same
+/// game; a game with a pre-flag, a two-button press or a toggle is refused
+/// with that event's kind.
+#[test]
+fn every_real_game_written_as_rawvf_reads_back_as_the_same_game() {
+    let (mut written, mut refused) = (0, 0);
+    for rel in real_files() {
+        let ours = read(&rel);
+        match rawvf::write_rawvf(&ours) {
+            Ok(text) => {
+                let back = rawvf::parse_rawvf(text.as_bytes(), Path::new(&rel))
+                    .unwrap_or_else(|e| panic!("{rel} written as RAWVF: {e}\n{text}"));
+                let mouse: Vec<ReplayEvent> = ours
+                    .events
+                    .iter()
+                    .filter(|e| !e.kind.is_signal())
+                    .copied()
+                    .collect();
+                assert_eq!(back.events, mouse, "{rel}: events");
+                assert_eq!(
+                    (back.rows, back.cols, &back.mines, back.cell_px),
+                    (ours.rows, ours.cols, &ours.mines, ours.cell_px),
+                    "{rel}: board"
+                );
+                assert_eq!(back.header.player, ours.header.player, "{rel}: player");
+                let (a, b) = (
+                    PlayedGame::from_replay(&ours),
+                    PlayedGame::from_replay(&back),
+                );
+                assert_eq!(
+                    (a.clicks, a.outcome, a.time_ms, a.moves.len()),
+                    (b.clicks, b.outcome, b.time_ms, b.moves.len()),
+                    "{rel}: the game"
+                );
+                written += 1;
+            }
+            Err(kind) => {
+                assert!(
+                    ours.events.iter().any(|e| e.kind == kind),
+                    "{rel}: refused for {kind:?}, which it does not have"
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        written >= 30 && refused >= 5,
+        "{written} written, {refused} refused"
+    );
+}
+
+/// A game of clicks (how `sapper play --replays` records one) is a replay
+/// the game model plays as those left clicks: each opens its cell, the
+/// opening's flood fill included.
+#[test]
+fn a_game_of_clicks_replays_as_its_left_clicks() {
+    let mines = board_of(&["*..", "...", "..*"]);
+    // (2, 0) opens four cells, then (0, 0) is a mine.
+    let clicks = [(2, 0), (0, 0)];
+    let r = Replay::of_clicks(3, 3, mines, &clicks, Default::default());
+    let game = PlayedGame::from_replay(&r);
+    let moves: Vec<_> = game.moves.iter().map(|m| (m.kind, m.cell)).collect();
+    assert_eq!(moves, [(MoveKind::Open, (2, 0)), (MoveKind::Open, (0, 0))]);
+    assert_eq!(game.outcome, Outcome::Lost { at_move: 1 });
+    assert_eq!((game.clicks.left, game.clicks.ce), (2, 1));
+    let opened = game.moves[1]
+        .before
+        .cells
+        .iter()
+        .filter(|c| matches!(c, Cell::Revealed(_)))
+        .count();
+    assert_eq!(opened, 4);
+    let text = rawvf::write_rawvf(&r).unwrap();
+    assert!(text.contains("0.000 lc 1 3 (8 40)"), "{text}");
+    assert_eq!(
+        rawvf::parse_rawvf(text.as_bytes(), Path::new("g"))
+            .unwrap()
+            .events,
+        r.events
+    );
+}
+
+fn board_of(rows: &[&str]) -> Vec<bool> {
+    rows.iter()
+        .flat_map(|r| r.chars().map(|c| c == '*'))
+        .collect()
+}

@@ -197,6 +197,49 @@ impl Replay {
         (row < self.rows as i64 && col < self.cols as i64).then_some((row as usize, col as usize))
     }
 
+    /// A game of left clicks on `(row, col)` cells, as a program that plays
+    /// without a mouse makes one: each click a left press and release at
+    /// its cell's centre (cells of 16 pixels), every event at time 0. Its
+    /// format is RAWVF, the text [`rawvf::write_rawvf`] writes it as.
+    ///
+    /// # Panics
+    ///
+    /// If `mines` does not have `rows × cols` entries or a click is off the
+    /// board.
+    pub fn of_clicks(
+        rows: usize,
+        cols: usize,
+        mines: Vec<bool>,
+        clicks: &[(usize, usize)],
+        header: ReplayHeader,
+    ) -> Replay {
+        assert_eq!(mines.len(), rows * cols, "one entry per cell");
+        const PX: u16 = 16;
+        let events = clicks
+            .iter()
+            .flat_map(|&(r, c)| {
+                assert!(r < rows && c < cols, "a click on the board");
+                let (x, y) = (c as i32 * 16 + 8, r as i32 * 16 + 8);
+                [EventKind::LeftPress, EventKind::LeftRelease].map(|kind| ReplayEvent {
+                    time_ms: 0,
+                    kind,
+                    x,
+                    y,
+                })
+            })
+            .collect();
+        Replay {
+            format: ReplayFormat::Rawvf,
+            version: "Rev6.1".to_string(),
+            rows,
+            cols,
+            mines,
+            cell_px: PX,
+            events,
+            header,
+        }
+    }
+
     /// The cell under an event's pointer, or `None` off the board (and for
     /// game signals, which have no position).
     pub fn event_cell(&self, event: &ReplayEvent) -> Option<(usize, usize)> {

@@ -368,6 +368,110 @@ fn pixel(line: &str) -> Option<(i32, i32)> {
     parts.next().is_none().then_some((x, y))
 }
 
+/// `replay` as a RAWVF text that [`parse_rawvf`] reads back to the same
+/// board, cell size and mouse events (times to the millisecond), with the
+/// header fields RAWVF has a line for. Game signals are left out (the game
+/// model recomputes them); a pre-flag (`pf`), a two-button press (`cc`) or
+/// a button toggle (`l`, `r`, `m`), which RAWVF cannot hold, is refused:
+/// the error is the first such event's kind.
+pub fn write_rawvf(replay: &Replay) -> Result<String, EventKind> {
+    use std::fmt::Write as _;
+    // A header value on one line: control characters become spaces.
+    let one_line = |v: &str| v.replace(|c: char| c.is_control(), " ");
+    let seconds = |ms: i64| {
+        let sign = if ms < 0 { "-" } else { "" };
+        let ms = ms.unsigned_abs();
+        format!("{sign}{}.{:03}", ms / 1000, ms % 1000)
+    };
+    let h = &replay.header;
+    let mut out = String::new();
+    let mut line = |key: &str, value: &str| {
+        let _ = writeln!(out, "{key}: {}", one_line(value));
+    };
+    line("RawVF_Version", "Rev6.1");
+    if let Some(p) = &h.program {
+        line("Program", p);
+    }
+    if let Some(v) = &h.program_version {
+        line("Version", v);
+    }
+    if let Some(p) = &h.player {
+        line("Player", p);
+    }
+    if let Some(level) = h.level {
+        let name = match level {
+            LevelName::Beginner => "Beginner",
+            LevelName::Intermediate => "Intermediate",
+            LevelName::Expert => "Expert",
+            LevelName::Custom => "Custom",
+        };
+        line("Level", name);
+    }
+    line("Width", &replay.cols.to_string());
+    line("Height", &replay.rows.to_string());
+    line("Mines", &replay.mine_count().to_string());
+    if let Some(marks) = h.question_marks {
+        line("Marks", if marks { "On" } else { "Off" });
+    }
+    if let Some(ms) = h.recorded_time_ms {
+        line("Time", &seconds(ms as i64));
+    }
+    if let Some(won) = h.completed {
+        line("Status", if won { "Won" } else { "Lost" });
+    }
+    if let Some(Timestamp::Text(t)) = &h.started {
+        line("Timestamp", t);
+    }
+    let mode = match h.mode {
+        Some(GameMode::Standard) => Some("Classic"),
+        Some(GameMode::Upk) => Some("UPK"),
+        Some(GameMode::Cheat) => Some("Cheat"),
+        Some(GameMode::Density) => Some("Density"),
+        _ => None,
+    };
+    if let Some(mode) = mode {
+        line("Mode", mode);
+    }
+    if let Some(nf) = h.no_flags {
+        line("Style", if nf { "NF" } else { "FL" });
+    }
+    line("SquareSize", &replay.cell_px.to_string());
+    out.push_str("Board:\n");
+    for row in replay.mines.chunks(replay.cols.max(1)) {
+        out.extend(row.iter().map(|&m| if m { '*' } else { '0' }));
+        out.push('\n');
+    }
+    out.push_str("Events:\n");
+    for e in &replay.events {
+        let code = match e.kind {
+            EventKind::Move
+            | EventKind::LeftPress
+            | EventKind::LeftRelease
+            | EventKind::RightPress
+            | EventKind::RightRelease
+            | EventKind::MiddlePress
+            | EventKind::MiddleRelease
+            | EventKind::ShiftLeftPress => e.kind.code(),
+            EventKind::Restart | EventKind::Win | EventKind::Fail | EventKind::Error => continue,
+            EventKind::PreFlag
+            | EventKind::BothPress
+            | EventKind::LeftToggle
+            | EventKind::RightToggle
+            | EventKind::MiddleToggle => return Err(e.kind),
+        };
+        // The cell in RAWVF's 1-based column and row (0 0 off the board).
+        let (col, row) = replay.event_cell(e).map_or((0, 0), |(r, c)| (c + 1, r + 1));
+        let _ = writeln!(
+            out,
+            "{} {code} {col} {row} ({} {})",
+            seconds(e.time_ms),
+            e.x,
+            e.y
+        );
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
