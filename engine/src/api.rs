@@ -4,6 +4,7 @@
 use crate::board::{Board, Field, Position};
 use crate::budget::Budget;
 use crate::error::Error;
+use crate::formats::replay::{Replay, ReplayHeader};
 use crate::game::{FirstClick, Level};
 use crate::generate::{self, Generated, Request};
 use crate::methods::MethodTable;
@@ -380,18 +381,45 @@ impl Engine {
         progress: &(dyn Fn(&GameRecord) + Sync),
         each: &mut dyn FnMut(&GameRecord) -> std::ops::ControlFlow<()>,
     ) -> Result<PlaySummary, Error> {
+        self.play_games(settings, progress, false, &mut |r, _| each(r))
+    }
+
+    /// [`Engine::play_each`] with every game recorded: `each` also gets
+    /// the game as a [`Replay`] of its clicks
+    /// ([`crate::formats::replay::rawvf::write_rawvf`] writes it as a
+    /// file), which [`Engine::review`] reviews as a person's game. The
+    /// same games, moves and summary as [`Engine::play_each`].
+    pub fn play_each_recorded(
+        &self,
+        settings: &PlaySettings,
+        progress: &(dyn Fn(&GameRecord) + Sync),
+        each: &mut dyn FnMut(&GameRecord, &Replay) -> std::ops::ControlFlow<()>,
+    ) -> Result<PlaySummary, Error> {
+        self.play_games(settings, progress, true, &mut |r, replay| {
+            each(r, replay.expect("recorded"))
+        })
+    }
+
+    fn play_games(
+        &self,
+        settings: &PlaySettings,
+        progress: &(dyn Fn(&GameRecord) + Sync),
+        record: bool,
+        each: &mut dyn FnMut(&GameRecord, Option<&Replay>) -> std::ops::ControlFlow<()>,
+    ) -> Result<PlaySummary, Error> {
         // Games held at once: enough to keep every thread busy (a chunk
         // ends when its slowest game does), few enough to be nothing.
         const CHUNK: u64 = 4096;
         let start = settings.start();
         let level = settings.level.check(settings.first_click, start)?;
+        let header = record.then(|| settings.replay_header());
         let t0 = Instant::now();
         let mut summary = PlaySummary::default();
         let mut handing = true;
         let mut next = 0;
         while next < settings.games {
             let end = next.saturating_add(CHUNK).min(settings.games);
-            let records: Vec<GameRecord> = (next..end)
+            let records: Vec<(GameRecord, Option<Replay>)> = (next..end)
                 .into_par_iter()
                 .map(|index| {
                     // A fresh player per game: the solver's method order
@@ -402,21 +430,32 @@ impl Engine {
                         .player(settings.policy)
                         .with_endgame(settings.endgame_layouts)
                         .with_guessing(settings.guessing);
-                    let r = play::play_game(
-                        level,
-                        settings.first_click,
-                        start,
-                        settings.seed,
-                        index,
-                        &mut player,
-                    )?;
+                    let (first_click, seed) = (settings.first_click, settings.seed);
+                    let (r, replay) = match &header {
+                        None => (
+                            play::play_game(level, first_click, start, seed, index, &mut player)?,
+                            None,
+                        ),
+                        Some(header) => {
+                            let (r, replay) = play::play_game_recorded(
+                                level,
+                                first_click,
+                                start,
+                                seed,
+                                index,
+                                &mut player,
+                                header.clone(),
+                            )?;
+                            (r, Some(replay))
+                        }
+                    };
                     progress(&r);
-                    Ok(r)
+                    Ok((r, replay))
                 })
                 .collect::<Result<_, Error>>()?;
-            for r in &records {
+            for (r, replay) in &records {
                 summary.add(r);
-                if handing && each(r).is_break() {
+                if handing && each(r, replay.as_ref()).is_break() {
                     handing = false;
                 }
             }
@@ -602,6 +641,29 @@ pub struct PlaySettings {
 }
 
 impl PlaySettings {
+    /// The header of the games' replays: sapper as the program, the player
+    /// (`sapper <policy>`), the level, classic mode, no flags (the player
+    /// never flags), no question marks.
+    pub fn replay_header(&self) -> ReplayHeader {
+        use crate::formats::replay::{GameMode, LevelName};
+        let level = match self.level {
+            Level::BEGINNER => LevelName::Beginner,
+            Level::INTERMEDIATE => LevelName::Intermediate,
+            Level::EXPERT => LevelName::Expert,
+            _ => LevelName::Custom,
+        };
+        ReplayHeader {
+            player: Some(format!("sapper {}", self.policy.name())),
+            program: Some("sapper".to_string()),
+            program_version: Some(env!("CARGO_PKG_VERSION").to_string()),
+            level: Some(level),
+            mode: Some(GameMode::Standard),
+            no_flags: Some(true),
+            question_marks: Some(false),
+            ..ReplayHeader::default()
+        }
+    }
+
     /// 1000 games of `level`, classic rules (a safe first click in the
     /// top-left corner), seed 1, the default player.
     pub fn new(level: Level) -> PlaySettings {

@@ -85,6 +85,12 @@ pub struct Args {
     /// whole at the end (checked writable before the first game).
     #[arg(long, value_name = "FILE")]
     games_json: Option<PathBuf>,
+    /// Also write every game as a replay, `DIR/game-INDEX.rawvf` (RAWVF,
+    /// the community's open text format; DIR is created if missing): the
+    /// board and the player's clicks, which `sapper review` reviews click
+    /// by click as it does a person's game.
+    #[arg(long, value_name = "DIR")]
+    replays: Option<PathBuf>,
 }
 
 /// The policies by their engine names.
@@ -115,6 +121,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Some(file) => Some(WholeFile::create(file)?),
         None => None,
     };
+    let replays = args.replays.clone();
+    if let Some(folder) = &replays {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| format!("{}: cannot create the folder: {e}", folder.display()))?;
+    }
     let policy = args.policy;
     let mut guessing = Guessing::default();
     for &lead in &args.without {
@@ -147,6 +158,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // failed write stops the lines, not the games, and is reported after
     // the summary.
     let mut write_error = None;
+    let mut replay_error = None;
     let progress = |r: &sapper_engine::play::GameRecord| {
         let wins = wins_so_far.fetch_add(r.won as u64, Ordering::Relaxed) + r.won as u64;
         bar.inc(1);
@@ -157,18 +169,39 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             ));
         }
     };
-    let summary = engine.play_each(&settings, &progress, &mut |r| {
+    let mut line = |r: &sapper_engine::play::GameRecord| {
         let Some(file) = games_json.as_mut() else {
             return ControlFlow::Break(());
         };
         match file.write_all(&json::line(&GameLine { record: r, seed }, 96)) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
-                write_error = Some(file.error(&e));
+                write_error = Some(file.error(&e).to_string());
                 ControlFlow::Break(())
             }
         }
-    });
+    };
+    let summary = match &replays {
+        None => engine.play_each(&settings, &progress, &mut line),
+        Some(folder) => {
+            let digits = (args.games - 1).to_string().len();
+            let mut writing = true;
+            engine.play_each_recorded(&settings, &progress, &mut |r, replay| {
+                let lines = line(r);
+                if writing {
+                    let name = format!("game-{:0digits$}.rawvf", r.index);
+                    if let Err(e) = write_replay(folder, &name, replay) {
+                        writing = false;
+                        replay_error = Some(e);
+                    }
+                }
+                match (lines, writing) {
+                    (ControlFlow::Break(()), false) => ControlFlow::Break(()),
+                    _ => ControlFlow::Continue(()),
+                }
+            })
+        }
+    };
     bar.finish_and_clear();
     let summary = summary?;
     let seconds = summary.seconds;
@@ -220,11 +253,30 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
     }
     // The per-game file, whole, once the summary is out.
-    if let Some(e) = write_error {
+    if let Some(e) = write_error.or(replay_error) {
         return Err(e.into());
     }
     if let Some(file) = games_json {
         file.commit()?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `replay` as RAWVF to `folder/name`, whole (a temporary file
+/// beside it, then renamed).
+fn write_replay(
+    folder: &std::path::Path,
+    name: &str,
+    replay: &sapper_engine::formats::replay::Replay,
+) -> Result<(), String> {
+    let path = folder.join(name);
+    let text = sapper_engine::formats::replay::rawvf::write_rawvf(replay)
+        .map_err(|kind| format!("{}: a {} event", path.display(), kind.code()))?;
+    let temporary = folder.join(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, &path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&temporary);
+            format!("{}: cannot write: {e}", path.display())
+        })
 }

@@ -156,27 +156,27 @@ fn text(shown: &str, r: &Review) -> String {
     let m = &r.metrics;
     let _ = writeln!(
         s,
-        "  3BV {} ({} openings, {} islands), solved {}, {:.2} 3BV/s; ZiNi {}",
+        "  3BV {} ({} openings, {} islands), solved {}, {} 3BV/s; ZiNi {}",
         m.bbbv,
         m.openings,
         m.islands,
         r.bbbv_solved,
-        r.bbbv_per_s(),
+        fixed(r.bbbv_per_s(), 2),
         m.zini
     );
     let c = &r.clicks;
     let _ = writeln!(
         s,
-        "  clicks: {} left, {} right, {} double, cl {}, ce {}; IOE {:.3}, correctness {:.3}, \
-         throughput {:.3}",
+        "  clicks: {} left, {} right, {} double, cl {}, ce {}; IOE {}, correctness {}, \
+         throughput {}",
         c.left,
         c.right,
         c.double,
         c.cl,
         c.ce,
-        r.ioe(),
-        r.correctness(),
-        r.throughput()
+        fixed(r.ioe(), 3),
+        fixed(r.correctness(), 3),
+        fixed(r.throughput(), 3)
     );
     let v = &r.verdicts;
     let _ = writeln!(
@@ -217,4 +217,14 @@ fn text(shown: &str, r: &Review) -> String {
         );
     }
     s
+}
+
+/// `x` with `decimals` decimals; `-` where it is not a number (a game of
+/// no time or no clicks).
+fn fixed(x: f64, decimals: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.decimals$}")
+    } else {
+        "-".to_string()
+    }
 }

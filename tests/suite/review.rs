@@ -330,3 +330,70 @@ fn the_review_command_prints_a_verdict_for_every_click() {
     assert!(text.stdout.contains("first click"), "{}", text.stdout);
     assert!(text.stdout.contains("3BV 106"), "{}", text.stdout);
 }
+
+/// The player's own games, recorded and reviewed: the review sees the
+/// outcome, the clicks and the guesses the player counted, and no needless
+/// guess (the player opens every cell proven safe, by the mine total too,
+/// before it guesses); a game with no guess has a luck of 1.
+#[test]
+fn the_players_recorded_games_review_as_the_player_counted_them() {
+    let engine = Engine::new().unwrap();
+    for level in [sapper_engine::Level::BEGINNER, sapper_engine::Level::EXPERT] {
+        let mut settings = sapper_engine::PlaySettings::new(level);
+        settings.games = 24;
+        settings.seed = 11;
+        let mut reviewed = 0;
+        engine
+            .play_each_recorded(&settings, &|_| {}, &mut |record, replay| {
+                let r = engine.review(replay).expect("a review");
+                let what = format!("{level:?} game {}", record.index);
+                assert_eq!(r.won, record.won, "{what}");
+                assert_eq!(r.clicks.left, record.clicks, "{what}: clicks");
+                assert_eq!(r.verdicts.guesses, record.guesses, "{what}: guesses");
+                assert_eq!(r.verdicts.needless_guesses, 0, "{what}");
+                if record.guesses == 0 {
+                    assert_eq!(r.verdicts.luck, 1.0, "{what}");
+                }
+                reviewed += 1;
+                std::ops::ControlFlow::Continue(())
+            })
+            .expect("games");
+        assert_eq!(reviewed, 24);
+    }
+}
+
+/// `sapper play --replays DIR` writes one RAWVF file per game, which
+/// `sapper review` reads: its won/lost and clicks are the game's line of
+/// `--games-json`.
+#[test]
+fn play_writes_replays_that_review_reads() {
+    let dir = crate::util::TempDir::new("review-play");
+    let games = dir.path().join("games.jsonl");
+    let replays = dir.path().join("replays");
+    let play = sapper([
+        "play",
+        "--level",
+        "intermediate",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+        "--games-json",
+        games.to_str().unwrap(),
+        "--replays",
+        replays.to_str().unwrap(),
+    ]);
+    assert_eq!(play.code, 0, "{}", play.stderr);
+    let lines = std::fs::read_to_string(&games).unwrap();
+    for (k, line) in lines.lines().enumerate() {
+        let game: Json = serde_json::from_str(line).unwrap();
+        let file = replays.join(format!("game-{k:02}.rawvf"));
+        let out = sapper(["review", "--json", file.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let review: Json = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
+        assert_eq!(review["won"], game["won"], "{line}");
+        assert_eq!(review["left"], game["clicks"], "{line}");
+        assert_eq!(review["guesses"], game["guesses"], "{line}");
+    }
+    assert_eq!(lines.lines().count(), 12);
+}

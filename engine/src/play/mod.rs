@@ -53,6 +53,7 @@
 
 use crate::board::{Board, Cell, Value};
 use crate::budget::Budget;
+use crate::formats::replay::{Replay, ReplayHeader};
 use crate::game::{game_rng, random_layout, FirstClick, Game, Level, Opened};
 use crate::methods::MethodTable;
 use crate::probabilities::Probabilities;
@@ -363,7 +364,47 @@ pub fn play_game(
     player: &mut dyn Player,
 ) -> Result<GameRecord, crate::Error> {
     let layout = random_layout(level, first_click, start, &mut game_rng(seed, index));
-    let mut game = Game::new(level.grid(), layout);
+    play_layout(level, layout, start, index, player, None)
+}
+
+/// [`play_game`], recorded: the game as a [`Replay`] of its clicks
+/// ([`Replay::of_clicks`], with `header`), which the review reads as it
+/// reads a person's game.
+pub fn play_game_recorded(
+    level: Level,
+    first_click: FirstClick,
+    start: (usize, usize),
+    seed: u64,
+    index: u64,
+    player: &mut dyn Player,
+    header: ReplayHeader,
+) -> Result<(GameRecord, Replay), crate::Error> {
+    let layout = random_layout(level, first_click, start, &mut game_rng(seed, index));
+    let mut clicks = Vec::new();
+    let record = play_layout(
+        level,
+        layout.clone(),
+        start,
+        index,
+        player,
+        Some(&mut clicks),
+    )?;
+    let replay = Replay::of_clicks(level.rows, level.cols, layout, &clicks, header);
+    Ok((record, replay))
+}
+
+/// Plays `layout` from the first click at `start`; `clicks` receives every
+/// cell clicked, in order.
+fn play_layout(
+    level: Level,
+    layout: Vec<bool>,
+    start: (usize, usize),
+    index: u64,
+    player: &mut dyn Player,
+    mut clicks: Option<&mut Vec<(usize, usize)>>,
+) -> Result<GameRecord, crate::Error> {
+    let grid = level.grid();
+    let mut game = Game::new(grid, layout);
     let mut record = GameRecord {
         index,
         won: false,
@@ -371,7 +412,10 @@ pub fn play_game(
         guesses: 0,
         opened_by: BySource::default(),
     };
-    game.open(level.grid().index(start.0, start.1));
+    game.open(grid.index(start.0, start.1));
+    if let Some(clicks) = clicks.as_deref_mut() {
+        clicks.push(start);
+    }
     while !game.is_won() {
         let m = player.next_move(&game.position())?;
         if m.guess.is_some() {
@@ -383,6 +427,9 @@ pub fn play_game(
                 continue;
             }
             record.clicks += 1;
+            if let Some(clicks) = clicks.as_deref_mut() {
+                clicks.push(grid.rc(cell));
+            }
             if game.open(cell) == Opened::Mine {
                 return Ok(record);
             }
