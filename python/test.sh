@@ -6,13 +6,17 @@
 #   2. a fresh venv (target/pywheel, made anew on each run) where that
 #      wheel is installed with pytest, numpy and ms_toollib 1.5.20 (binary
 #      wheels only), with no `cargo` or `rustc` on PATH;
-#   3. pytest on python/tests in that venv, run from outside the source
+#   3. the stub check: mypy's stubtest compares python/sapper/__init__.pyi
+#      (and the TypedDicts) with the installed module; what it cannot see
+#      is listed, with the reason, in python/stubtest-allowlist.txt;
+#   4. pytest on python/tests in that venv, run from outside the source
 #      tree, so `import sapper` is the installed wheel (test_wheel.py
 #      checks it).
-# Arguments are passed to pytest; exits with pytest's code. Needs Rust
-# (cargo) for step 1 and Python >= 3.9 (python3, or $PYTHON). The tests
-# that compare with the CLI need target/release/sapper or target/debug/sapper
-# (`cargo build`; ./test.sh builds it first).
+# Arguments are passed to pytest; exits with pytest's code, or 1 if the
+# stub check failed. Needs Rust (cargo) for step 1 and Python >= 3.9
+# (python3, or $PYTHON). The tests that compare with the CLI need
+# target/release/sapper or target/debug/sapper: built (release) here when
+# neither exists.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,6 +36,10 @@ rm -f "$wheels"/sapper-*.whl
 wheel="$(ls "$wheels"/sapper-*.whl)"
 echo "wheel: $wheel ($(du -k "$wheel" | cut -f1) KB)"
 
+if [ ! -x target/release/sapper ] && [ ! -x target/debug/sapper ]; then
+    cargo build --release --bin sapper
+fi
+
 # 2. A fresh venv, and a PATH without the Rust toolchain.
 clean_path=""
 IFS=: read -ra dirs <<<"$PATH"
@@ -48,15 +56,25 @@ venv="$root/target/pywheel"
 "$python" -m venv --clear "$venv"
 PATH="$clean_path" "$venv/bin/python" -m pip install --quiet --upgrade pip
 PATH="$clean_path" "$venv/bin/python" -m pip install --quiet --only-binary :all: \
-    pytest numpy "ms_toollib==1.5.20" "$wheel"
+    pytest numpy mypy "ms_toollib==1.5.20" "$wheel"
 
-# 3. The tests, against the installed wheel.
 run="$root/target/pywheel-run"
 mkdir -p "$run"
 cd "$run"
 set +e
+# 3. The stubs, against the installed module.
+PATH="$clean_path" "$venv/bin/python" -m mypy.stubtest sapper \
+    --allowlist "$root/python/stubtest-allowlist.txt"
+stubs=$?
+[ "$stubs" -eq 0 ] && echo "stubtest: the stubs match the module"
+
+# 4. The tests, against the installed wheel.
 PATH="$clean_path" SAPPER_WHEEL="$wheel" "$venv/bin/python" -m pytest -q -p no:cacheprovider \
     "$root/python/tests" "$@"
 status=$?
 set -e
+if [ "$status" -eq 0 ] && [ "$stubs" -ne 0 ]; then
+    echo "stubtest failed (above)" >&2
+    status=1
+fi
 exit "$status"

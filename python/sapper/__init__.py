@@ -1,8 +1,9 @@
 """sapper: the sapper Minesweeper engine from Python.
 
 Exact mine probabilities, every forced cell of a position, the sapper
-player's move, whole games, and uniform no-guess boards, computed by the
-Rust engine (``sapper-engine``) with the GIL released.
+player's move, whole games, uniform no-guess boards, recorded games read
+and reviewed click by click, and board metrics, computed by the Rust
+engine (``sapper-engine``) with the GIL released.
 
 Boards
 ------
@@ -18,6 +19,19 @@ A *board* (what a player sees) is either
 
 A *layout* (the truth) is a 2-D list or array of ints: -1 a mine, 0-8 the
 numbers. Cells are ``[row, col]`` from 0 everywhere.
+
+Replays
+-------
+``read_replay`` and ``review`` take a recorded game: a path (``str`` or
+``os.PathLike``) to a Viennasweeper ``.rmv``, Metasweeper ``.evf``,
+Arbiter ``.avf``, Minesweeper Clone ``.mvf`` or RAWVF file; the file's
+bytes (with ``name="game.evf"``: ``.evf``, ``.avf`` and old ``.mvf``
+files are told apart by the extension); or, for ``review``, the dict
+``read_replay`` returned. A file that is not a replay is an
+:class:`sapper.InputError` naming the file and the byte offset at fault;
+a file that cannot be opened an ``OSError`` (``FileNotFoundError``, ...).
+``review`` answers the object ``sapper review --json`` prints for the
+file; ``metrics`` that of ``sapper metrics --json`` for a layout.
 
 Errors
 ------
@@ -76,8 +90,11 @@ from ._sapper import (
     is_solvable,
     next_move,
     play,
+    metrics,
     probabilities,
     probabilities_many,
+    read_replay,
+    review,
 )
 from ._types import (
     Analysis,
@@ -85,8 +102,15 @@ from ._types import (
     Deduction,
     Guessing,
     Level,
+    Metrics,
     Move,
     PlaySummary,
+    Proof,
+    Replay,
+    ReplayEvent,
+    ReplayHeader,
+    Review,
+    ReviewedMove,
     RulesByOrder,
 )
 
@@ -100,15 +124,25 @@ __all__ = [
     "Guessing",
     "InputError",
     "Level",
+    "Metrics",
     "Move",
     "PlaySummary",
+    "Proof",
+    "Replay",
+    "ReplayEvent",
+    "ReplayHeader",
+    "Review",
+    "ReviewedMove",
     "RulesByOrder",
     "analyse",
     "count_layouts",
     "generate",
     "is_solvable",
+    "metrics",
     "next_move",
     "play",
     "probabilities",
     "probabilities_many",
+    "read_replay",
+    "review",
 ]

@@ -1,5 +1,6 @@
 """Type stubs of the sapper package (see the package docstring)."""
 
+import os
 from typing import List, Literal, Optional, Sequence, Union
 
 import numpy as np
@@ -12,9 +13,49 @@ from ._types import Deduction as Deduction
 from ._types import FirstClick as FirstClick
 from ._types import Guessing as Guessing
 from ._types import Level as Level
+from ._types import Metrics as Metrics
 from ._types import Move as Move
 from ._types import PlaySummary as PlaySummary
+from ._types import Proof as Proof
+from ._types import Replay as Replay
+from ._types import ReplayEvent as ReplayEvent
+from ._types import ReplayHeader as ReplayHeader
+from ._types import Review as Review
+from ._types import ReviewedMove as ReviewedMove
 from ._types import RulesByOrder as RulesByOrder
+
+__all__ = [
+    "Analysis",
+    "BudgetError",
+    "BySource",
+    "ContradictionError",
+    "Deduction",
+    "Error",
+    "Guessing",
+    "InputError",
+    "Level",
+    "Metrics",
+    "Move",
+    "PlaySummary",
+    "Proof",
+    "Replay",
+    "ReplayEvent",
+    "ReplayHeader",
+    "Review",
+    "ReviewedMove",
+    "RulesByOrder",
+    "analyse",
+    "count_layouts",
+    "generate",
+    "is_solvable",
+    "metrics",
+    "next_move",
+    "play",
+    "probabilities",
+    "probabilities_many",
+    "read_replay",
+    "review",
+]
 
 __version__: str
 
@@ -22,6 +63,11 @@ __version__: str
 Board = Union[Sequence[Sequence[int]], npt.NDArray[np.integer], Sequence[str], str]
 #: A layout: a 2-D list/array of ints, -1 a mine, 0-8 the numbers.
 Layout = Union[Sequence[Sequence[int]], npt.NDArray[np.integer]]
+#: A replay file: its path, or its bytes.
+ReplaySource = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
+#: A layout for ``metrics``: rows of text (``*`` a mine, ``.`` safe), a 2-D
+#: bool list or array (True a mine), or a layout of int codes.
+MinesLayout = Union[Sequence[str], str, Sequence[Sequence[bool]], npt.NDArray[np.bool_], Layout]
 #: The refinements ``play(without=...)`` can turn off.
 Refinement = Literal["free-fifties", "influence", "blend", "dead", "off-frontier-cap", "isolated"]
 
@@ -126,3 +172,25 @@ def play(
     seed (reported as ``"seed"``). A name or count out of range is an
     ``InputError``. Stops on Ctrl-C.
     """
+
+def read_replay(source: ReplaySource, name: Optional[str] = None) -> Replay:
+    """A recorded game: its board, header, events and outcome.
+
+    ``source``: a path, or the file's bytes (``name``, e.g. ``"game.evf"``,
+    names them in errors and tells ``.evf``, ``.avf`` and old ``.mvf``
+    files apart). A file that is not a replay is an ``InputError`` naming
+    the file and the byte offset; one that cannot be opened an ``OSError``.
+    """
+
+def review(source: Union[ReplaySource, Replay], name: Optional[str] = None) -> Review:
+    """The game reviewed click by click, as ``sapper review --json``:
+    metrics, clicks, and every move's verdict with its exact probability.
+
+    ``source``: a path (the answer then starts with ``"file"``), the
+    file's bytes (with ``name`` as for ``read_replay``), or a dict from
+    ``read_replay``. Runs without the GIL.
+    """
+
+def metrics(layout: MinesLayout) -> Metrics:
+    """A layout's metrics, as ``sapper metrics --json``: 3BV, openings,
+    islands, ZiNi and the count of each number."""

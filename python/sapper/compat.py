@@ -40,7 +40,7 @@ from the sapper error that says which (``InputError``,
 import random as _random
 from typing import List, Tuple
 
-from . import _sapper
+from . import _sapper  # type: ignore[attr-defined]  # the native module has no stub
 
 __all__ = [
     "SapperError",

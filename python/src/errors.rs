@@ -48,6 +48,18 @@ pyo3::create_exception!(
 pub fn engine_error(e: impl Into<EngineError>) -> PyErr {
     let e = e.into();
     let message = e.to_string();
+    raise(e, message)
+}
+
+/// [`engine_error`] about the input `name`: its message starts `name: `.
+pub fn engine_error_in(name: &str, e: impl Into<EngineError>) -> PyErr {
+    let e = e.into();
+    let message = format!("{name}: {e}");
+    raise(e, message)
+}
+
+/// The exception of `e`'s kind with `message`.
+fn raise(e: EngineError, message: String) -> PyErr {
     match e {
         EngineError::Format(_)
         | EngineError::Input(_)

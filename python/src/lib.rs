@@ -9,7 +9,10 @@
 //! (the `pool` module). Inputs are validated here (types, shapes, codes,
 //! ranges) so that nothing panics across the boundary; engine errors
 //! become the package's exceptions (the `errors` module). Boards: see the
-//! `input` module; the ms_toollib-compatible helpers: see `compat`.
+//! `input` module; replays, reviews and board metrics: `replay`; the
+//! ms_toollib-compatible helpers: see `compat`. Answers the engine has a
+//! report type for (`sapper_engine::report`) are converted from it with
+//! `pythonize`, so they are the CLI's JSON objects as dicts.
 
 mod compat;
 mod errors;
@@ -17,6 +20,7 @@ mod input;
 mod many;
 mod pool;
 mod range;
+mod replay;
 
 use errors::{engine_error, input_error};
 use input::{
@@ -34,6 +38,7 @@ use sapper_engine::play::{
     play_game, GameRecord, Guessing, Lead, Move, Player, Policy, ENDGAME_LAYOUTS,
     MAX_ENDGAME_LAYOUTS,
 };
+use sapper_engine::report::{AnalysisReport, MoveReport, RowCol};
 use sapper_engine::solver::BySource;
 use sapper_engine::{
     Board, Cell, Counter, Engine, Error, Field, FirstClick, Grid, Level, Method, PlaySettings,
@@ -135,16 +140,6 @@ fn count_layouts<'py>(
         .call_method1("from_bytes", (PyBytes::new(py, &bytes), "little"))
 }
 
-/// `[[row, col], ...]` of row-major cells.
-fn cells(grid: Grid, list: impl IntoIterator<Item = u32>) -> Vec<[usize; 2]> {
-    list.into_iter()
-        .map(|c| {
-            let (r, c) = grid.rc(c);
-            [r, c]
-        })
-        .collect()
-}
-
 /// `{"rules": n, "single_cell": n, ...}`, as `by_source` in `analyse --json`.
 fn by_source<'py>(py: Python<'py>, b: &BySource) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
@@ -174,36 +169,16 @@ fn analyse<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
     mines: Option<Int>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let position = position(read_board(board)?, mines_arg(mines.as_ref())?)?;
     let engine = engine()?;
     let analysis = py
         .detach(|| engine.analyse(&position))
         .map_err(engine_error)?;
-    let grid = position.grid;
-    let mut deds = analysis.deductions.clone();
-    deds.sort_by_key(|d| d.cell);
-    let of =
-        |v: sapper_engine::Value| cells(grid, deds.iter().filter(|d| d.value == v).map(|d| d.cell));
-    let out = PyDict::new(py);
-    out.set_item("safe", of(sapper_engine::Value::Safe))?;
-    out.set_item("mines", of(sapper_engine::Value::Mine))?;
-    let list = PyList::empty(py);
-    for d in &deds {
-        let item = PyDict::new(py);
-        let (r, c) = grid.rc(d.cell);
-        item.set_item("cell", [r, c])?;
-        item.set_item("value", d.value.to_string())?;
-        item.set_item("source", d.source.name())?;
-        if let sapper_engine::Source::Rule { order } = d.source {
-            item.set_item("order", order)?;
-        }
-        list.append(item)?;
-    }
-    out.set_item("deductions", list)?;
-    out.set_item("by_source", by_source(py, &analysis.by_source)?)?;
-    out.set_item("unknown_left", analysis.board.unknown_count())?;
-    Ok(out)
+    Ok(pythonize::pythonize(
+        py,
+        &AnalysisReport::new(position.grid, &analysis),
+    )?)
 }
 
 /// The sapper player's move, as the `sapper engine` protocol answers:
@@ -220,7 +195,7 @@ fn next_move<'py>(
     board: &Bound<'py, PyAny>,
     mines: Option<Int>,
     density: Option<f64>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let density = density_arg(density)?;
     let position = position(read_board(board)?, mines_arg(mines.as_ref())?)?;
     let engine = engine()?;
@@ -232,27 +207,23 @@ fn next_move<'py>(
         player.next_move(&Board::from_position(&position))
     });
     let grid = position.grid;
-    let out = PyDict::new(py);
     match answer {
-        Ok(m) => {
-            out.set_item("open", cells(grid, m.open.iter().copied()))?;
-            out.set_item("flag", cells(grid, m.flag.iter().copied()))?;
-            out.set_item("guess", m.guess.is_some())?;
-            if let Some(p) = m.guess {
-                out.set_item("p_mine", p)?;
-            }
-        }
+        Ok(m) => Ok(pythonize::pythonize(py, &MoveReport::new(grid, &m))?),
         Err(Error::NothingToOpen) => {
             let closed =
                 (0..grid.len() as u32).filter(|&c| position.cells[c as usize] == Cell::Unknown);
-            out.set_item("open", PyList::empty(py))?;
-            out.set_item("flag", cells(grid, closed))?;
-            out.set_item("guess", false)?;
+            let report = MoveReport {
+                open: Vec::new(),
+                flag: RowCol::all(grid, closed),
+                guess: false,
+                p_mine: None,
+            };
+            let out = pythonize::pythonize(py, &report)?;
             out.set_item("game_over", true)?;
+            Ok(out)
         }
-        Err(e) => return Err(engine_error(e)),
+        Err(e) => Err(engine_error(e)),
     }
-    Ok(out)
 }
 
 /// Most cells [`generate`] returns in one call (about 1 GB of int8).
@@ -522,6 +493,9 @@ fn play<'py>(
         .ok_or_else(|| {
             pyo3::exceptions::PyRuntimeError::new_err("play stopped without an interrupt")
         })?;
+    // Built here rather than converted from the engine's `PlayReport`:
+    // `ci95` serialises as a pair (`[f64; 2]`), which `pythonize` makes a
+    // tuple, and the documented answer has a list.
     let out = PyDict::new(py);
     let (lo, hi) = s.ci95();
     out.set_item("games", s.games)?;
@@ -589,6 +563,9 @@ fn _sapper(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(is_solvable, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add_function(wrap_pyfunction!(replay::read_replay, m)?)?;
+    m.add_function(wrap_pyfunction!(replay::review, m)?)?;
+    m.add_function(wrap_pyfunction!(replay::metrics, m)?)?;
     errors::register(m)?;
     compat::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -1,0 +1,671 @@
+//! Recorded games and board metrics from Python: `read_replay`, `review`
+//! and `metrics`.
+//!
+//! A replay is given as a path (`str` or `os.PathLike`), as the file's
+//! bytes (`bytes`, `bytearray`, `memoryview`; `name` names them in errors
+//! and its extension tells `.evf`, `.avf` and old `.mvf` files apart, whose
+//! content does not), or as the dict `read_replay` returns. The engine reads
+//! it ([`sapper_engine::formats::replay`]); a file that is not a replay is a
+//! `sapper.InputError` with the engine's message (the file and the byte
+//! offset at fault), a file that cannot be opened an `OSError`
+//! (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`) naming it.
+//!
+//! Answers are converted once with `pythonize`: the review is the engine's
+//! [`Review`] (with [`Filed`] for a path), exactly what `sapper review
+//! --json` prints; the replay and the metrics, which the engine keeps as
+//! plain data, are serialised by the small types of this module.
+
+use crate::errors::{engine_error, engine_error_in, input_error};
+use crate::input::{check_board_shape, read_board, type_name, BoardInput, MAX_CELLS};
+use pyo3::exceptions::{PyOSError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyMemoryView, PyString};
+use sapper_engine::formats::replay::{
+    parse_replay, EventKind, GameMode, LevelName, Replay, ReplayEvent, ReplayFormat, ReplayHeader,
+    Timestamp, MAX_REPLAY_SIDE,
+};
+use sapper_engine::metrics::Metrics;
+use sapper_engine::report::{Filed, RowCol};
+use sapper_engine::review::{Outcome, PlayedGame};
+use sapper_engine::{Field, Grid};
+use serde::ser::{SerializeSeq, SerializeStruct};
+use serde::{Serialize, Serializer};
+use std::path::{Path, PathBuf};
+
+/// The name of replay bytes given without one.
+const BYTES_NAME: &str = "<bytes>";
+
+/// A replay as the caller gave it.
+enum Given {
+    /// A file to read.
+    Path(PathBuf),
+    /// A file's bytes, and the name they go by.
+    Bytes(Vec<u8>, PathBuf),
+    /// A replay already read (the dict `read_replay` returns).
+    Replay(Box<Replay>),
+}
+
+/// Reads the `source` argument (and `name`, for bytes only).
+fn given(source: &Bound<'_, PyAny>, name: Option<&str>) -> PyResult<Given> {
+    let bytes = if let Ok(b) = source.cast::<PyBytes>() {
+        Some(b.as_bytes().to_vec())
+    } else if let Ok(b) = source.cast::<PyByteArray>() {
+        Some(b.to_vec())
+    } else if source.is_instance_of::<PyMemoryView>() {
+        Some(
+            source
+                .call_method0("tobytes")?
+                .cast::<PyBytes>()?
+                .as_bytes()
+                .to_vec(),
+        )
+    } else {
+        None
+    };
+    if let Some(bytes) = bytes {
+        return Ok(Given::Bytes(
+            bytes,
+            PathBuf::from(name.unwrap_or(BYTES_NAME)),
+        ));
+    }
+    if name.is_some() {
+        return Err(PyTypeError::new_err(
+            "name= is for a replay given as bytes: a path names itself",
+        ));
+    }
+    if let Ok(dict) = source.cast::<PyDict>() {
+        return Ok(Given::Replay(Box::new(replay_of_dict(dict)?)));
+    }
+    let is_path = source.is_instance_of::<PyString>() || source.hasattr("__fspath__")?;
+    if is_path {
+        return Ok(Given::Path(source.extract::<PathBuf>()?));
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected a replay: a path, the file's bytes, or a dict from read_replay; got {}",
+        type_name(source)
+    )))
+}
+
+/// An `OSError` for `path` (Python picks the subclass by the error number:
+/// `FileNotFoundError`, `PermissionError`, ...).
+fn os_error(path: &Path, e: &std::io::Error) -> PyErr {
+    let text = e.to_string();
+    let text = match text.find(" (os error") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    };
+    let errno = e.raw_os_error().unwrap_or(0);
+    PyOSError::new_err((errno, text, path.display().to_string()))
+}
+
+/// The replay `given` names: read and parsed without the GIL. A path that
+/// cannot be opened is an `OSError`; a folder an `IsADirectoryError`;
+/// anything the engine's reader refuses a `sapper.InputError`.
+fn load(py: Python<'_>, given: Given) -> PyResult<Replay> {
+    match given {
+        Given::Replay(r) => Ok(*r),
+        Given::Bytes(bytes, name) => py
+            .detach(|| parse_replay(&bytes, &name))
+            .map_err(engine_error),
+        Given::Path(path) => {
+            let opened = py.detach(|| -> Result<Result<Replay, _>, std::io::Error> {
+                let file = std::fs::File::open(&path)?;
+                if file.metadata()?.is_dir() {
+                    return Err(std::io::Error::from_raw_os_error(EISDIR));
+                }
+                drop(file);
+                Ok(sapper_engine::formats::replay::read_replay(&path))
+            });
+            match opened {
+                Err(e) => Err(os_error(&path, &e)),
+                Ok(read) => read.map_err(engine_error),
+            }
+        }
+    }
+}
+
+/// The error number of "is a directory" (21 on Linux and macOS), which
+/// Python's `OSError` turns into `IsADirectoryError`.
+const EISDIR: i32 = 21;
+
+/// What a recorded game holds, as a dict: `{"format", "version", "rows",
+/// "cols", "mines", "board", "cell_px", "header", "events", "outcome",
+/// "time"}`. `board` is a row of text per board row, `*` a mine and `.` a
+/// safe cell; `events` are `{"time_ms", "kind", "x", "y", "cell"}` in file
+/// order (`kind` ms_toollib's short name, `cell` `[row, col]` or `None` off
+/// the board); `outcome` and `time` (seconds on the game's timer) are those
+/// of the game the events play.
+#[pyfunction]
+#[pyo3(signature = (source, name=None))]
+pub fn read_replay<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    name: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let replay = load(py, given(source, name)?)?;
+    let game = py.detach(|| PlayedGame::from_replay(&replay));
+    Ok(pythonize::pythonize(
+        py,
+        &ReplayReport {
+            replay: &replay,
+            game: &game,
+        },
+    )?)
+}
+
+/// The object `sapper review --json` prints for the game: its metrics,
+/// clicks, and every move judged. With a path, `"file"` (the path as
+/// given) comes first, as in the CLI's line.
+#[pyfunction]
+#[pyo3(signature = (source, name=None))]
+pub fn review<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    name: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let given = given(source, name)?;
+    let file = match &given {
+        Given::Path(p) => Some(p.display().to_string()),
+        _ => None,
+    };
+    let shown = match &given {
+        Given::Path(p) | Given::Bytes(_, p) => p.display().to_string(),
+        Given::Replay(_) => "replay".to_string(),
+    };
+    let replay = load(py, given)?;
+    let engine = crate::engine()?;
+    let review = py
+        .detach(|| engine.review(&replay))
+        .map_err(|e| engine_error_in(&shown, e))?;
+    Ok(match &file {
+        Some(file) => pythonize::pythonize(py, &Filed::new(file, &review))?,
+        None => pythonize::pythonize(py, &review)?,
+    })
+}
+
+/// The metrics `sapper metrics --json` prints for a layout: `{"bbbv",
+/// "openings", "islands", "zini", "numbers"}`.
+#[pyfunction]
+pub fn metrics<'py>(py: Python<'py>, layout: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let (grid, mines) = read_mines(layout)?;
+    let m = py.detach(|| Metrics::of(&Field::from_mines(grid, mines, vec![false; grid.len()])));
+    Ok(pythonize::pythonize(py, &MetricsReport(&m))?)
+}
+
+/// `sapper metrics --json`'s line.
+struct MetricsReport<'a>(&'a Metrics);
+
+impl Serialize for MetricsReport<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let m = self.0;
+        let mut st = s.serialize_struct("Metrics", 5)?;
+        st.serialize_field("bbbv", &m.bbbv)?;
+        st.serialize_field("openings", &m.openings)?;
+        st.serialize_field("islands", &m.islands)?;
+        st.serialize_field("zini", &m.zini)?;
+        // A slice: a list (an array would be a tuple).
+        st.serialize_field("numbers", &m.numbers[..])?;
+        st.end()
+    }
+}
+
+/// The mines of a layout: rows of text (`*` a mine, `.` safe), a 2-D bool
+/// array or list (True a mine), or integer codes (-1 a mine, 0-8 the
+/// numbers, which must match the mines).
+fn read_mines(layout: &Bound<'_, PyAny>) -> PyResult<(Grid, Vec<bool>)> {
+    if let Ok(array) = layout.cast::<numpy::PyUntypedArray>() {
+        use numpy::{PyArrayDescrMethods, PyUntypedArrayMethods};
+        if array.dtype().kind() == b'b' {
+            let held: numpy::PyReadonlyArrayDyn<'_, bool> = array.extract()?;
+            let view = held.as_array();
+            check_board_shape(view.shape())?;
+            let grid = Grid::new(view.shape()[0], view.shape()[1]);
+            return Ok((grid, view.iter().copied().collect()));
+        }
+    } else if let Some(mines) = bool_rows(layout)? {
+        return Ok(mines);
+    }
+    match read_board(layout)? {
+        BoardInput::Codes(c) => {
+            let field = Field::from_codes(c.rows, c.cols, &c.codes).map_err(engine_error)?;
+            Ok((field.grid, field.mine))
+        }
+        BoardInput::Text(text) => mines_of_text(&text).map_err(input_error),
+    }
+}
+
+/// A 2-D list of Python bools, if `layout` is one (its first cell a bool).
+fn bool_rows(layout: &Bound<'_, PyAny>) -> PyResult<Option<(Grid, Vec<bool>)>> {
+    let first_is_bool = layout
+        .get_item(0)
+        .and_then(|row| row.get_item(0))
+        .is_ok_and(|cell| cell.is_instance_of::<PyBool>());
+    if !first_is_bool || layout.is_instance_of::<PyString>() {
+        return Ok(None);
+    }
+    let mut mines = Vec::new();
+    let mut cols = None;
+    let mut rows = 0;
+    for (r, row) in layout.try_iter()?.enumerate() {
+        let row = row?;
+        let start = mines.len();
+        for (c, cell) in row.try_iter()?.enumerate() {
+            let cell = cell?;
+            let mine = cell.cast::<PyBool>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "row {r}, column {c}: expected a bool like the first cell, got {}",
+                    type_name(&cell)
+                ))
+            })?;
+            mines.push(mine.is_true());
+            if mines.len() > MAX_CELLS {
+                return Err(input_error(format!(
+                    "a layout of more than {MAX_CELLS} cells"
+                )));
+            }
+        }
+        let len = mines.len() - start;
+        match cols {
+            None => cols = Some(len),
+            Some(w) if w != len => {
+                return Err(input_error(format!(
+                    "ragged layout: row 0 has {w} cells but row {r} has {len}"
+                )))
+            }
+            Some(_) => {}
+        }
+        rows = r + 1;
+    }
+    let cols = cols.unwrap_or(0);
+    check_board_shape(&[rows, cols])?;
+    Ok(Some((Grid::new(rows, cols), mines)))
+}
+
+/// The mines of rows of text, `*` a mine and `.` a safe cell (a last empty
+/// line ignored).
+fn mines_of_text(text: &str) -> Result<(Grid, Vec<bool>), String> {
+    let lines: Vec<&str> = text
+        .strip_suffix('\n')
+        .unwrap_or(text)
+        .split('\n')
+        .collect();
+    let mut mines = Vec::new();
+    let mut cols = None;
+    for (r, line) in lines.iter().enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let mut len = 0;
+        for (c, ch) in line.chars().enumerate() {
+            mines.push(match ch {
+                '*' => true,
+                '.' => false,
+                _ => {
+                    return Err(format!(
+                        "row {r}, column {c}: {ch:?} is not `*` (a mine) or `.` (a safe cell)"
+                    ))
+                }
+            });
+            len += 1;
+            if mines.len() > MAX_CELLS {
+                return Err(format!("a layout of more than {MAX_CELLS} cells"));
+            }
+        }
+        match cols {
+            None => cols = Some(len),
+            Some(w) if w != len => {
+                return Err(format!(
+                    "ragged layout: row 0 has {w} cells but row {r} has {len}"
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    let (rows, cols) = (lines.len(), cols.unwrap_or(0));
+    if cols == 0 {
+        return Err(format!(
+            "an empty layout ({rows}×{cols} cells): it needs at least one row and one column"
+        ));
+    }
+    Ok((Grid::new(rows, cols), mines))
+}
+
+/// A replay and the game its events play, serialised for `read_replay`.
+struct ReplayReport<'a> {
+    replay: &'a Replay,
+    game: &'a PlayedGame,
+}
+
+impl Serialize for ReplayReport<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (r, g) = (self.replay, self.game);
+        let board: Vec<String> = r
+            .mines
+            .chunks(r.cols.max(1))
+            .map(|row| row.iter().map(|&m| if m { '*' } else { '.' }).collect())
+            .collect();
+        let outcome = match g.outcome {
+            Outcome::Won { .. } => "won",
+            Outcome::Lost { .. } => "lost",
+            Outcome::Unfinished => "unfinished",
+        };
+        let mut st = s.serialize_struct("Replay", 11)?;
+        st.serialize_field("format", r.format.name())?;
+        st.serialize_field("version", &r.version)?;
+        st.serialize_field("rows", &r.rows)?;
+        st.serialize_field("cols", &r.cols)?;
+        st.serialize_field("mines", &r.mine_count())?;
+        st.serialize_field("board", &board)?;
+        st.serialize_field("cell_px", &r.cell_px)?;
+        st.serialize_field("header", &HeaderReport(&r.header))?;
+        st.serialize_field("events", &Events(r))?;
+        st.serialize_field("outcome", outcome)?;
+        st.serialize_field("time", &(g.time_ms as f64 / 1000.0))?;
+        st.end()
+    }
+}
+
+/// Every event of a replay.
+struct Events<'a>(&'a Replay);
+
+impl Serialize for Events<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.events.len()))?;
+        for e in &self.0.events {
+            seq.serialize_element(&EventReport {
+                event: e,
+                cell: self.0.event_cell(e).map(RowCol::from),
+            })?;
+        }
+        seq.end()
+    }
+}
+
+/// `{"time_ms", "kind", "x", "y", "cell"}`.
+struct EventReport<'a> {
+    event: &'a ReplayEvent,
+    cell: Option<RowCol>,
+}
+
+impl Serialize for EventReport<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let e = self.event;
+        let mut st = s.serialize_struct("Event", 5)?;
+        st.serialize_field("time_ms", &e.time_ms)?;
+        st.serialize_field("kind", e.kind.code())?;
+        st.serialize_field("x", &e.x)?;
+        st.serialize_field("y", &e.y)?;
+        st.serialize_field("cell", &self.cell)?;
+        st.end()
+    }
+}
+
+/// The header's fields, `None` where the file has none.
+struct HeaderReport<'a>(&'a ReplayHeader);
+
+impl Serialize for HeaderReport<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let h = self.0;
+        let mut st = s.serialize_struct("Header", 17)?;
+        st.serialize_field("player", &h.player)?;
+        st.serialize_field("nickname", &h.nickname)?;
+        st.serialize_field("race", &h.race)?;
+        st.serialize_field("country", &h.country)?;
+        st.serialize_field("program", &h.program)?;
+        st.serialize_field("program_version", &h.program_version)?;
+        st.serialize_field("started", &h.started.as_ref().map(timestamp))?;
+        st.serialize_field("ended", &h.ended.as_ref().map(timestamp))?;
+        st.serialize_field("level", &h.level.map(level_name))?;
+        st.serialize_field("mode", &h.mode.map(mode_name))?;
+        st.serialize_field("no_flags", &h.no_flags)?;
+        st.serialize_field("question_marks", &h.question_marks)?;
+        st.serialize_field("recorded_time_ms", &h.recorded_time_ms)?;
+        st.serialize_field("recorded_bbbv", &h.recorded_bbbv)?;
+        st.serialize_field("completed", &h.completed)?;
+        st.serialize_field("official", &h.official)?;
+        st.serialize_field("fair", &h.fair)?;
+        st.end()
+    }
+}
+
+/// `beginner`, `intermediate`, `expert` or `custom`.
+fn level_name(level: LevelName) -> &'static str {
+    match level {
+        LevelName::Beginner => "beginner",
+        LevelName::Intermediate => "intermediate",
+        LevelName::Expert => "expert",
+        LevelName::Custom => "custom",
+    }
+}
+
+/// The mode's name in snake case; a mode number the reader does not know
+/// as `other N`.
+fn mode_name(mode: GameMode) -> String {
+    match mode {
+        GameMode::Standard => "standard".into(),
+        GameMode::Upk => "upk".into(),
+        GameMode::Cheat => "cheat".into(),
+        GameMode::Density => "density".into(),
+        GameMode::Win7 => "win7".into(),
+        GameMode::NoGuessRace => "no_guess_race".into(),
+        GameMode::NoGuessStrong => "no_guess_strong".into(),
+        GameMode::NoGuessWeak => "no_guess_weak".into(),
+        GameMode::NoGuessQuasi => "no_guess_quasi".into(),
+        GameMode::GuessableStrong => "guessable_strong".into(),
+        GameMode::GuessableWeak => "guessable_weak".into(),
+        GameMode::ChordRecursive => "chord_recursive".into(),
+        GameMode::FlagRecursive => "flag_recursive".into(),
+        GameMode::ChordFlagRecursive => "chord_flag_recursive".into(),
+        GameMode::Other(n) => format!("other {n}"),
+    }
+}
+
+/// A timestamp as ISO 8601 text: UTC with microseconds and `Z` for a Unix
+/// time, without a zone (milliseconds) for a wall-clock time; text the
+/// reader did not interpret as it is.
+fn timestamp(t: &Timestamp) -> String {
+    match t {
+        Timestamp::UnixMicros(us) => {
+            let (secs, micros) = (us / 1_000_000, us % 1_000_000);
+            let (days, day_secs) = (secs / 86_400, secs % 86_400);
+            let (y, m, d) = civil_from_days(days as i64);
+            format!(
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{micros:06}Z",
+                day_secs / 3600,
+                day_secs / 60 % 60,
+                day_secs % 60
+            )
+        }
+        Timestamp::Local {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            millis,
+        } => format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{millis:03}"),
+        Timestamp::Text(text) => text.clone(),
+    }
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Every event kind, to read a kind back from its short name.
+const KINDS: [EventKind; 17] = [
+    EventKind::Move,
+    EventKind::LeftPress,
+    EventKind::LeftRelease,
+    EventKind::RightPress,
+    EventKind::RightRelease,
+    EventKind::MiddlePress,
+    EventKind::MiddleRelease,
+    EventKind::PreFlag,
+    EventKind::BothPress,
+    EventKind::LeftToggle,
+    EventKind::RightToggle,
+    EventKind::MiddleToggle,
+    EventKind::ShiftLeftPress,
+    EventKind::Restart,
+    EventKind::Win,
+    EventKind::Fail,
+    EventKind::Error,
+];
+
+/// The item `key` of `dict`, a `sapper.InputError` naming `at` if absent.
+fn item<'py>(dict: &Bound<'py, PyDict>, key: &str, at: &str) -> PyResult<Bound<'py, PyAny>> {
+    dict.get_item(key)?
+        .ok_or_else(|| input_error(format!("{at}: no {key:?}")))
+}
+
+/// A whole number in `lo..=hi` from `value`, named `what` in errors.
+fn whole<T: TryFrom<i64> + Into<i64> + Copy>(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    lo: T,
+    hi: T,
+) -> PyResult<T> {
+    let v: i64 = value.extract().map_err(|_| {
+        input_error(format!(
+            "{what}: expected a whole number from {} to {}, got {}",
+            lo.into(),
+            hi.into(),
+            value.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })?;
+    if v < lo.into() || v > hi.into() {
+        return Err(input_error(format!(
+            "{what} = {v}: expected a whole number from {} to {}",
+            lo.into(),
+            hi.into()
+        )));
+    }
+    T::try_from(v).map_err(|_| input_error(format!("{what} = {v}: out of range")))
+}
+
+/// A replay from the dict `read_replay` returns: its `rows`, `cols`,
+/// `board`, `cell_px` and `events` are read (`mines`, when present, must
+/// count the board's mines; `format` and `version` are kept; the rest is
+/// ignored). Anything amiss is a `sapper.InputError` naming the key (and
+/// the event).
+fn replay_of_dict(dict: &Bound<'_, PyDict>) -> PyResult<Replay> {
+    let side = MAX_REPLAY_SIDE as i64;
+    let rows = whole(&item(dict, "rows", "replay")?, "replay[\"rows\"]", 1, side)? as usize;
+    let cols = whole(&item(dict, "cols", "replay")?, "replay[\"cols\"]", 1, side)? as usize;
+    let board = item(dict, "board", "replay")?;
+    let text: Vec<String> = board.extract().map_err(|_| {
+        input_error(format!(
+            "replay[\"board\"]: expected a list of row strings, got {}",
+            type_name(&board)
+        ))
+    })?;
+    let (grid, mines) = mines_of_text(&text.join("\n"))
+        .map_err(|e| input_error(format!("replay[\"board\"]: {e}")))?;
+    if (grid.h, grid.w) != (rows, cols) {
+        return Err(input_error(format!(
+            "replay[\"board\"] is {}×{}, but rows and cols say {rows}×{cols}",
+            grid.h, grid.w
+        )));
+    }
+    if let Some(count) = dict.get_item("mines")? {
+        let count = whole(&count, "replay[\"mines\"]", 0, (rows * cols) as i64)? as usize;
+        let on_board = mines.iter().filter(|&&m| m).count();
+        if count != on_board {
+            return Err(input_error(format!(
+                "replay[\"mines\"] = {count}, but the board has {on_board} mines"
+            )));
+        }
+    }
+    let cell_px = whole(
+        &item(dict, "cell_px", "replay")?,
+        "replay[\"cell_px\"]",
+        0,
+        u16::MAX,
+    )?;
+    let format = match dict.get_item("format")? {
+        None => ReplayFormat::Rawvf,
+        Some(f) => {
+            let name: String = f.extract().unwrap_or_default();
+            *ReplayFormat::ALL
+                .iter()
+                .find(|k| k.name() == name)
+                .ok_or_else(|| {
+                    input_error(format!(
+                        "replay[\"format\"] = {}: expected \"rmv\", \"evf\", \"avf\", \"mvf\" or \
+                         \"rawvf\"",
+                        f.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?
+        }
+    };
+    let version = match dict.get_item("version")? {
+        None => String::new(),
+        Some(v) => v
+            .extract()
+            .map_err(|_| input_error("replay[\"version\"]: expected a string"))?,
+    };
+    let list = item(dict, "events", "replay")?;
+    let mut events = Vec::new();
+    for (k, e) in list
+        .try_iter()
+        .map_err(|_| input_error("replay[\"events\"]: expected a list of events"))?
+        .enumerate()
+    {
+        let e = e?;
+        let at = format!("replay[\"events\"][{k}]");
+        let e = e
+            .cast::<PyDict>()
+            .map_err(|_| input_error(format!("{at}: expected a dict, got {}", type_name(&e))))?;
+        let kind = item(e, "kind", &at)?;
+        let code: String = kind.extract().unwrap_or_default();
+        let kind = *KINDS.iter().find(|k| k.code() == code).ok_or_else(|| {
+            input_error(format!(
+                "{at}[\"kind\"] = {}: not an event kind (expected one of {})",
+                kind.repr().map(|r| r.to_string()).unwrap_or_default(),
+                KINDS.map(EventKind::code).join(", ")
+            ))
+        })?;
+        events.push(ReplayEvent {
+            time_ms: whole(
+                &item(e, "time_ms", &at)?,
+                &format!("{at}[\"time_ms\"]"),
+                i64::MIN,
+                i64::MAX,
+            )?,
+            kind,
+            x: whole(
+                &item(e, "x", &at)?,
+                &format!("{at}[\"x\"]"),
+                i32::MIN,
+                i32::MAX,
+            )?,
+            y: whole(
+                &item(e, "y", &at)?,
+                &format!("{at}[\"y\"]"),
+                i32::MIN,
+                i32::MAX,
+            )?,
+        });
+    }
+    Ok(Replay {
+        format,
+        version,
+        rows,
+        cols,
+        mines,
+        cell_px,
+        events,
+        header: ReplayHeader::default(),
+    })
+}

@@ -1,0 +1,63 @@
+"""`analyse` and `next_move` answer, as dicts, the objects the CLI prints
+for the same positions (both are the engine's report types): `sapper
+analyse --json` without its "position" key, and `sapper engine`'s line."""
+
+import json
+import subprocess
+
+import sapper
+from positions import CLOSED, FLAG, expert_positions
+from test_docs import sapper_binary
+
+
+def rows_of(board):
+    """Position rows: `?` closed, `F` a flag, `.` a revealed 0, else the number."""
+    text = {CLOSED: "?", FLAG: "F", 0: "."}
+    return ["".join(text.get(v, str(v)) for v in row) for row in board]
+
+
+def test_analyse_answers_the_clis_object(tmp_path):
+    boards = expert_positions(seed=36, count=20)
+    paths = []
+    for k, board in enumerate(boards):
+        path = tmp_path / f"p{k}.txt"
+        path.write_text("mines 99\n" + "\n".join(rows_of(board)) + "\n")
+        paths.append(str(path))
+    run = subprocess.run(
+        [str(sapper_binary()), "analyse", "--json", *paths],
+        capture_output=True, text=True, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == len(boards)
+    for board, line in zip(boards, lines):
+        cli = json.loads(line)
+        assert cli.pop("position")
+        cli.pop("micros", None)
+        ours = sapper.analyse(board, mines=99)
+        assert list(ours) == list(cli)
+        assert ours == cli
+
+
+def test_next_move_answers_the_engine_protocols_line():
+    games = [(b, 99) for b in expert_positions(seed=37, count=20)]
+    # Positions where nothing is forced: a guess.
+    games += [([[CLOSED] * 30] * 16, 99), ([[CLOSED] * 3, [CLOSED, 1, CLOSED], [CLOSED] * 3], 1)]
+    requests = "".join(
+        json.dumps({"rows": rows_of(b), "mines": m}) + "\n" for b, m in games
+    )
+    run = subprocess.run(
+        [str(sapper_binary()), "engine"],
+        input=requests, capture_output=True, text=True, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == len(games)
+    guesses = 0
+    for (board, mines), line in zip(games, lines):
+        cli = json.loads(line)
+        ours = sapper.next_move(board, mines=mines)
+        assert list(ours) == list(cli)
+        assert ours == cli
+        guesses += ours["guess"]
+    assert 2 <= guesses < len(games)
