@@ -404,8 +404,8 @@ const METRICS = [
   ["Judgement", [
     ["guesses", "Guesses", "Openings and chords on cells not proven safe (the losing click included)", "int"],
     ["needless_guesses", "Needless", "Guesses taken while a cell was proven safe", "int"],
-    ["risk", "Risk", "The sum of the guesses' mine probabilities", "pct"],
-    ["least_risk", "Least risk", "The sum of the least mine probability on the board at each guess: what as many guesses would have risked at best", "pct"],
+    ["risk", "Risk", "The sum of the guesses' mine probabilities: the mines they were expected to hit", "2"],
+    ["least_risk", "Least risk", "The sum of the least mine probability on the board at each guess: what as many guesses would have risked at best", "2"],
     ["luck", "Luck", "The chance that every guess survives: the product of their survival chances", "pct"],
   ]],
 ];
@@ -418,6 +418,7 @@ function metricText(value, format) {
     case "s": return `${value.toFixed(3)} s`;
     case "pct": return pct(value);
     case "1": return value.toFixed(1);
+    case "2": return value.toFixed(2);
     default: return value.toFixed(3);
   }
 }
@@ -518,19 +519,20 @@ export class Review {
       this.loadFile(e.target.files[0]);
       e.target.value = "";
     });
-    // A file dropped anywhere on the review is read (and never opened by
-    // the browser in place of the page).
+    // While the review is shown, a file dropped anywhere on the page is
+    // read (and never opened by the browser in place of the page).
     const zone = $("review");
-    zone.addEventListener("dragover", (e) => {
-      if (![...e.dataTransfer.types].includes("Files")) return;
+    document.addEventListener("dragover", (e) => {
+      if (zone.hidden || ![...e.dataTransfer.types].includes("Files")) return;
       e.preventDefault();
       e.dataTransfer.dropEffect = "copy";
       zone.classList.add("dropping");
     });
-    zone.addEventListener("dragleave", (e) => {
-      if (!zone.contains(e.relatedTarget)) zone.classList.remove("dropping");
+    document.addEventListener("dragleave", (e) => {
+      if (!e.relatedTarget) zone.classList.remove("dropping");
     });
-    zone.addEventListener("drop", (e) => {
+    document.addEventListener("drop", (e) => {
+      if (zone.hidden || ![...e.dataTransfer.types].includes("Files")) return;
       e.preventDefault();
       zone.classList.remove("dropping");
       const files = e.dataTransfer.files;
@@ -743,7 +745,12 @@ export class Review {
     $("r-step").textContent = `Move ${k + 1} of ${moves.length} · ${move.t.toFixed(3)} s · ${move.action} ${cellName(...move.cell)}`;
     panel.dataset.verdict = move.verdict;
     panel.dataset.step = k;
-    const safe = this.result && this.result.safe.length ? this.result.safe[0] : null;
+    // The safe cell named for a needless guess: the nearest to the move.
+    let safe = null;
+    if (this.result) {
+      const far = ([r, c]) => Math.max(Math.abs(r - move.cell[0]), Math.abs(c - move.cell[1]));
+      for (const cell of this.result.safe) if (!safe || far(cell) < far(safe)) safe = cell;
+    }
     $("r-verdict-text").textContent = verdictText(move, safe);
     const proof = $("r-proof");
     proof.hidden = !move.proof;

@@ -12,7 +12,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import ROOT, SCREENSHOTS, api, sapper_binary
-from helpers import label, open_page, rect, tooltip
+from helpers import broken_words, label, open_page, phone, rect, tooltip
 
 REPLAYS = ROOT / "tests" / "data" / "replays"
 EXPERT = REPLAYS / "rmv" / "wmp_exp.rmv"
@@ -137,6 +137,7 @@ def test_an_expert_replay_from_the_file_input_shows_its_metrics_and_steps_to_its
     assert metric("bbbv_per_s") == f"{review['bbbv_per_s']:.3f}"
     assert metric("ioe") == f"{review['ioe']:.3f}"
     assert metric("luck") == "50.0%"
+    assert (metric("risk"), metric("least_risk")) == ("0.50", "0.00")
     for td in browser.find_elements(By.CSS_SELECTOR, "#r-summary td"):
         assert len(td.get_attribute("title")) > 20, td.get_attribute("data-metric")
 
@@ -148,8 +149,22 @@ def test_an_expert_replay_from_the_file_input_shows_its_metrics_and_steps_to_its
     check_board(browser, server, review, 0)
     browser.save_screenshot(str(SCREENSHOTS / "review-summary.png"))
 
+    # A chord: the cells it opens are marked with its verdict.
+    chord = next(k for k, m in enumerate(review["clicks"])
+                 if m["action"] == "chord" and any(
+                     m["position"][r][c] == "?"
+                     for r in range(m["cell"][0] - 1, m["cell"][0] + 2) for c in range(m["cell"][1] - 1, m["cell"][1] + 2)
+                     if 0 <= r < 16 and 0 <= c < 30))
+    browser.execute_script("window.sapper.review.go(arguments[0])", chord)
+    wait_heat(browser, chord)
+    check_board(browser, server, review, chord)
+    assert browser.find_elements(By.CSS_SELECTOR, "#r-board .cell.chorded")
+    assert verdict_text(browser).startswith("safe — every cell the chord opens is proven by rules")
+
     # Keys: → on, ← back, End the last, Home the first.
     body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.HOME)
+    assert shown_step(browser) == 0
     body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
     assert shown_step(browser) == 2
     body.send_keys(Keys.ARROW_LEFT)
@@ -223,6 +238,7 @@ def test_a_lost_game_says_the_chance_the_losing_click_had(browser, server):
     assert text.startswith(f"lost: {pct(move['p_mine'])} mine"), text
     assert pct(move["p_mine"]) == "76.3%"
     check_board(browser, server, review, last)
+    browser.save_screenshot(str(SCREENSHOTS / "review-lost.png"))
     # Every guess and the loss are listed, in order.
     listed = [int(b.get_attribute("data-step")) for b in browser.find_elements(By.CSS_SELECTOR, "#r-guesses button")]
     assert listed == [k for k, m in enumerate(review["clicks"]) if m["verdict"] in ("guess", "lost")]
@@ -246,7 +262,7 @@ def test_a_replay_dropped_on_the_review_is_read(browser, server):
         const bytes = Uint8Array.from(atob(arguments[0]), (ch) => ch.charCodeAt(0));
         const transfer = new DataTransfer();
         transfer.items.add(new File([bytes], arguments[1]));
-        const zone = document.getElementById('review');
+        const zone = document.querySelector('header');  // outside the review: the whole page takes it
         zone.dispatchEvent(new DragEvent('dragover', {dataTransfer: transfer, bubbles: true, cancelable: true}));
         zone.dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true, cancelable: true}));
         """,
@@ -290,3 +306,24 @@ def test_a_bad_file_shows_an_error_beside_the_file_control(browser, server, tmp_
     browser.find_element(By.ID, "r-file").send_keys(str(EXPERT))
     WebDriverWait(browser, 30).until(lambda d: d.find_element(By.ID, "r-status").get_attribute("data-state") == "done")
     assert browser.find_element(By.ID, "r-body").is_displayed()
+
+
+def test_the_review_fits_a_phones_width(browser, server):
+    with phone(browser):
+        review = cli_review(EXPERT)
+        assert open_review(browser, server, EXPERT) == "ready"
+        step = next(k for k, m in enumerate(review["clicks"]) if m["verdict"] == "guess")
+        browser.find_element(By.CSS_SELECTOR, "#r-guesses button").click()
+        wait_heat(browser, step)
+        fit = browser.execute_script(
+            """
+            const board = document.getElementById('r-board'), wrap = board.closest('.board-wrap');
+            return {page: document.documentElement.scrollWidth, frameRight: board.closest('.frame').getBoundingClientRect().right,
+                    wrapScroll: wrap.scrollWidth - wrap.clientWidth, summaryRight: document.getElementById('r-summary').getBoundingClientRect().right,
+                    cell: board.querySelector('.cell').getBoundingClientRect().width};
+            """
+        )
+        assert fit["page"] <= 390 and fit["frameRight"] <= 390 and fit["wrapScroll"] == 0, fit
+        assert fit["summaryRight"] <= 390 and fit["cell"] >= 8, fit
+        assert broken_words(browser, "r-summary", "r-verdict-text", "r-step") == []
+        browser.save_screenshot(str(SCREENSHOTS / "phone-review.png"))
