@@ -690,6 +690,7 @@ export class Review {
     this.step = k;
     const seq = ++this.stepSeq;
     this.result = this.answers.get(k) || null;
+    $("r-board-status").hidden = true;
     this.paintStep();
     if (this.result) return;
     if (this.controller) this.controller.abort();
@@ -708,7 +709,6 @@ export class Review {
     if (answer.ok) {
       this.answers.set(k, answer.data);
       this.result = answer.data;
-      $("r-board-status").hidden = true;
     } else {
       const el = $("r-board-status");
       el.textContent = `No heat map for this position: ${answer.data.error || `HTTP ${answer.status}`}.`;

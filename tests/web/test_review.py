@@ -52,6 +52,14 @@ def wait_review(browser):
     return browser.execute_script("return document.body.dataset.review")
 
 
+def wait_status(browser, state, word):
+    """Waits until the review's status is in `state` and names `word`."""
+    WebDriverWait(browser, 30).until(
+        lambda d: d.find_element(By.ID, "r-status").get_attribute("data-state") == state
+        and word in d.find_element(By.ID, "r-status").text
+    )
+
+
 def shown_step(browser):
     return browser.execute_script("return window.sapper.review.step")
 
@@ -293,14 +301,14 @@ def test_a_bad_file_shows_an_error_beside_the_file_control(browser, server, tmp_
     cut = tmp_path / "cut.rmv"
     cut.write_bytes(EXPERT.read_bytes()[:300])
     browser.find_element(By.ID, "r-file").send_keys(str(cut))
-    WebDriverWait(browser, 30).until(lambda d: "cut.rmv" in d.find_element(By.ID, "r-status").text)
+    wait_status(browser, "error", "cut.rmv")
     assert status.get_attribute("data-state") == "error"
     assert "byte" in status.text, status.text
     # A file that is no replay by its name is refused by the page itself.
     other = tmp_path / "picture.png"
     other.write_bytes(b"\x89PNG")
     browser.find_element(By.ID, "r-file").send_keys(str(other))
-    WebDriverWait(browser, 30).until(lambda d: "picture.png" in d.find_element(By.ID, "r-status").text)
+    wait_status(browser, "error", "picture.png")
     assert "not a replay file" in status.text
     # A good file after the errors is read.
     browser.find_element(By.ID, "r-file").send_keys(str(EXPERT))
