@@ -481,7 +481,7 @@ export function verdictText(move, safeCell) {
     case "proven_mine":
       return `${move.action === "unflag" ? "unflag of a" : "flag on a"} proven mine — proven by ${by(move.source)}${what ? `: ${what}` : ""}`;
     case "unproven_flag":
-      return `${move.action === "unflag" ? "unflag" : "flag"} not proven: ${pct(move.p_mine)} mine`;
+      return `${move.action === "unflag" ? "unflag" : "flag"} not proven: ${pct(move.p_mine)} mine${move.p_mine === 0 ? " (the cell is proven safe)" : ""}`;
     default:
       return move.verdict;
   }

@@ -113,7 +113,7 @@ def check_board(browser, server, review, step):
         if verdict is not None:
             assert verdict == move["verdict"]
     r, c = move["cell"]
-    if move["action"] == "open" and move["source"] != "first_click":
+    if move["action"] in ("open", "flag", "unflag") and move["source"] != "first_click":
         # The verdict's probability is the heat map's, for the clicked cell
         # (not for the first click: the game protects it).
         assert expected["probabilities"][r][c] == move["p_mine"]
@@ -168,6 +168,23 @@ def test_an_expert_replay_from_the_file_input_shows_its_metrics_and_steps_to_its
     check_board(browser, server, review, chord)
     assert browser.find_elements(By.CSS_SELECTOR, "#r-board .cell.chorded")
     assert verdict_text(browser).startswith("safe — every cell the chord opens is proven by rules")
+
+    # Flags: one on a proven mine names its proof, one not proven its chance.
+    for verdict in ("proven_mine", "unproven_flag"):
+        step = next(k for k, m in enumerate(review["clicks"]) if m["verdict"] == verdict)
+        move = review["clicks"][step]
+        browser.execute_script("window.sapper.review.go(arguments[0])", step)
+        wait_heat(browser, step)
+        check_board(browser, server, review, step)
+        if verdict == "proven_mine":
+            proof = move["proof"]
+            assert len(proof["foci"]) == 1
+            want = f"flag on a proven mine — proven by rules: the {proof['name']} at {cell_name(proof['foci'][0])}"
+        else:
+            want = f"{move['action']} not proven: {pct(move['p_mine'])} mine"
+            if move["p_mine"] == 0:
+                want += " (the cell is proven safe)"
+        assert verdict_text(browser) == want
 
     # Keys: → on, ← back, End the last, Home the first.
     body = browser.find_element(By.TAG_NAME, "body")
