@@ -1,9 +1,9 @@
-// The page's entry point: loads the palette, builds the analyser and the
-// game, switches between them, and opens the position or game a link
-// carries in its fragment.
+// The page's entry point: loads the palette, builds the analyser, the
+// game and the review, switches between them, and opens the position or
+// game a link carries in its fragment.
 
 import { loadPalette } from "./api.js";
-import { Analyser } from "./analyser.js";
+import { Analyser, Review } from "./analyser.js";
 import { Play } from "./play.js";
 import { readFragment } from "./share.js";
 
@@ -12,18 +12,21 @@ const $ = (id) => document.getElementById(id);
 async function main() {
   await loadPalette();
   const analyser = new Analyser();
+  const review = new Review();
   const play = new Play((position) => {
     analyser.load(position);
     show("analyser");
   });
 
-  /** Shows mode `name` ("analyser" or "play"), its board fitted to the width. */
+  const modes = { analyser, play, review };
+
+  /** Shows mode `name` ("analyser", "play" or "review"), its board fitted to the width. */
   function show(name) {
-    for (const mode of ["analyser", "play"]) {
+    for (const mode of Object.keys(modes)) {
       $(mode).hidden = mode !== name;
       $(`tab-${mode}`).classList.toggle("active", mode === name);
     }
-    (name === "analyser" ? analyser : play).view.fit();
+    modes[name].view.fit();
   }
 
   /**
@@ -52,10 +55,11 @@ async function main() {
 
   $("tab-analyser").addEventListener("click", () => show("analyser"));
   $("tab-play").addEventListener("click", () => show("play"));
+  $("tab-review").addEventListener("click", () => show("review"));
   window.addEventListener("hashchange", openLink);
   openLink();
-  // For the browser tests and the curious: the two modes.
-  window.sapper = { analyser, play, show };
+  // For the browser tests and the curious: the three modes.
+  window.sapper = { analyser, play, review, show };
   document.body.dataset.ready = "1";
 }
 
