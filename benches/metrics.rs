@@ -14,11 +14,22 @@
 //!
 //! Each is one thread: the time reported is the whole pass, so 10,000
 //! boards in under a second is a figure under 1 s.
+//!
+//! And reviews (`Engine::review`, the replay already read; one call, the
+//! engine's thread pool as configured):
+//!
+//! - `review/expert_rmv`: the real expert game
+//!   `tests/data/replays/rmv/wmp_exp.rmv` (144 moves, 106 3BV);
+//! - `review/expert_player`: an expert game of sapper's player, recorded
+//!   (`Engine::play_each_recorded`, seed 36, the first game of at least
+//!   four guesses).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode};
+use sapper_engine::formats::replay::read_replay;
 use sapper_engine::game::{game_rng, Level};
 use sapper_engine::metrics::{zini, Metrics, Units};
-use sapper_engine::Field;
+use sapper_engine::{Engine, Field, PlaySettings};
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 const BOARDS: u64 = 10_000;
@@ -73,5 +84,39 @@ fn metrics_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, metrics_benches);
+fn review_benches(c: &mut Criterion) {
+    let engine = Engine::new().expect("the embedded rulebase");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/replays/rmv/wmp_exp.rmv"
+    );
+    let human = read_replay(std::path::Path::new(path)).expect("the expert replay");
+    let mut settings = PlaySettings::new(Level::EXPERT);
+    settings.games = 64;
+    settings.seed = 36;
+    let mut played = None;
+    engine
+        .play_each_recorded(&settings, &|_| {}, &mut |record, replay| {
+            if record.guesses >= 4 {
+                played = Some(replay.clone());
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        })
+        .expect("games");
+    let played = played.expect("a game with four guesses in 64");
+    let mut group = c.benchmark_group("review");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5));
+    for (name, replay) in [("expert_rmv", &human), ("expert_player", &played)] {
+        group.bench_function(name, |b| {
+            b.iter(|| engine.review(black_box(replay)).expect("a review"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, metrics_benches, review_benches);
 criterion_main!(benches);

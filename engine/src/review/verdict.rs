@@ -21,7 +21,7 @@
 //! exact. Clicks that change nothing (on an open cell, a chord with
 //! nothing to open) get no verdict.
 
-use super::played::{MoveKind, Outcome, PlayedGame};
+use super::played::{Move, MoveKind, Outcome, PlayedGame};
 use super::proof::{self, Proof};
 use crate::board::{Board, Cell, Position, Source, Value};
 use crate::error::Error;
@@ -231,10 +231,20 @@ pub fn judge(engine: &Engine, game: &PlayedGame, mines: &[bool]) -> Result<Verdi
             }
         }
         let view = unflagged(&m.before);
-        if known
+        let stale = known
             .as_ref()
-            .is_none_or(|k| k.board.cells() != view.cells.as_slice())
-        {
+            .is_none_or(|k| k.board.cells() != view.cells.as_slice());
+        // Cells only open as a game goes on, so what an earlier position
+        // proved still holds: a move on cells it proved (safe cells
+        // opened, a mine flagged) is judged from it, the pattern found on
+        // the position the player saw.
+        if stale {
+            if let Some(earlier) = known.as_ref() {
+                if let Some(judged) = still_proven(earlier, &view, m, &opens, mines) {
+                    out.moves.push(judged);
+                    continue;
+                }
+            }
             known = Some(know(engine, &mut counter, &view)?);
         }
         let know = known.as_ref().expect("known");
@@ -254,7 +264,7 @@ pub fn judge(engine: &Engine, game: &PlayedGame, mines: &[bool]) -> Result<Verdi
                     p,
                     None,
                     Some(Why::Proven(source)),
-                    rule_proof(know, cell, Value::Mine, source),
+                    rule_proof(&know.board, know, cell, Value::Mine, source),
                 ),
                 _ => judged_move(Verdict::UnprovenFlag, p, None, None, None),
             };
@@ -282,7 +292,7 @@ pub fn judge(engine: &Engine, game: &PlayedGame, mines: &[bool]) -> Result<Verdi
                 })
                 .expect("a chord opens a cell");
             let proof = match opens.as_slice() {
-                [one] => rule_proof(know, *one, Value::Safe, source),
+                [one] => rule_proof(&know.board, know, *one, Value::Safe, source),
                 _ => None,
             };
             judged_move(Verdict::Safe, p, best, Some(Why::Proven(source)), proof)
@@ -349,25 +359,94 @@ fn any_mine(counter: &mut Counter, know: &Knowledge, cells: &[u32]) -> Result<f6
     }
 }
 
-/// The pattern of a rule's deduction of `cell`, on the position as it
-/// stood when the analysis reached it (the cells it had proven before
-/// known).
-fn rule_proof(know: &Knowledge, cell: u32, value: Value, source: Source) -> Option<Proof> {
+/// The pattern of a rule's deduction of `cell` in `know`, on `board` (the
+/// position analysed, or a later one) with the cells the analysis had
+/// proven before it known.
+fn rule_proof(
+    board: &Board,
+    know: &Knowledge,
+    cell: u32,
+    value: Value,
+    source: Source,
+) -> Option<Proof> {
     if !matches!(source, Source::Rule { .. }) {
         return None;
     }
-    let mut board = know.board.clone();
+    let mut board = board.clone();
     for d in &know.analysis.deductions {
         if d.cell == cell {
             break;
         }
-        board.set(
-            d.cell,
-            match d.value {
-                Value::Safe => Cell::Safe,
-                Value::Mine => Cell::Mine,
-            },
-        );
+        if board.cells()[d.cell as usize].is_unknown() {
+            board.set(
+                d.cell,
+                match d.value {
+                    Value::Safe => Cell::Safe,
+                    Value::Mine => Cell::Mine,
+                },
+            );
+        }
     }
     proof::find(&board, cell, value)
+}
+
+/// `m` judged from `earlier`, the knowledge of an earlier position of the
+/// game, if `earlier` proved every cell it opens safe (none of them a
+/// mine) or the cell it flags a mine: `None` otherwise. Its probability is
+/// then 0 (or 1), and so is the least on the board for an opening.
+fn still_proven(
+    earlier: &Knowledge,
+    view: &Position,
+    m: &Move,
+    opens: &[u32],
+    mines: &[bool],
+) -> Option<JudgedMove> {
+    let proven = |c: u32, value: Value| {
+        earlier
+            .analysis
+            .deductions
+            .iter()
+            .find(|d| d.cell == c && d.value == value)
+            .map(|d| d.source)
+    };
+    let grid = view.grid;
+    let cell = grid.index(m.cell.0, m.cell.1);
+    let (verdict, p, best, value, source) = if opens.is_empty() {
+        if m.kind != MoveKind::Flag && m.kind != MoveKind::Unflag {
+            return None;
+        }
+        let source = proven(cell, Value::Mine)?;
+        (Verdict::ProvenMine, 1.0, None, Value::Mine, source)
+    } else {
+        if opens.iter().any(|&c| mines[c as usize]) {
+            return None;
+        }
+        let sources: Option<Vec<Source>> = opens.iter().map(|&c| proven(c, Value::Safe)).collect();
+        let source = sources?.into_iter().max_by_key(|s| match s {
+            Source::Rule { order } => i32::from(*order),
+            Source::Method(_) => 100,
+        })?;
+        (Verdict::Safe, 0.0, Some(0.0), Value::Safe, source)
+    };
+    let proof = match (opens, verdict) {
+        ([one], Verdict::Safe) => {
+            rule_proof(&Board::from_position(view), earlier, *one, value, source)
+        }
+        ([], Verdict::ProvenMine) => {
+            rule_proof(&Board::from_position(view), earlier, cell, value, source)
+        }
+        _ => None,
+    };
+    Some(JudgedMove {
+        time_ms: m.time_ms,
+        kind: m.kind,
+        cell: m.cell.into(),
+        position: m.before.clone(),
+        verdict,
+        p_mine: p,
+        best_p_mine: best,
+        needless: false,
+        why: Some(Why::Proven(source)),
+        proof,
+    })
 }
