@@ -128,18 +128,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let router = api::router(Arc::new(state));
     raise_file_limit(MAX_CONNECTIONS as u64 + 64);
-    // Two workers are plenty for the HTTP side: the engine's work runs on
-    // blocking threads, at most `jobs` + `light_jobs` at a time.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .max_blocking_threads(limits.jobs + limits.light_jobs + 4)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("starting the server: {e}"))?;
+    let runtime = runtime(&limits).map_err(|e| format!("starting the server: {e}"))?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|e| format!("listening on {addr}: {e}"))?;
+        let listener = listen(addr).map_err(|e| format!("listening on {addr}: {e}"))?;
         let bound = listener
             .local_addr()
             .map_err(|e| format!("listening on {addr}: {e}"))?;
@@ -158,6 +149,32 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok::<_, CliError>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The server's runtime: two workers are plenty for the HTTP side, the
+/// engine's work runs on blocking threads, at most `jobs` + `light_jobs`
+/// at a time.
+fn runtime(limits: &api::Limits) -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(limits.jobs + limits.light_jobs + 4)
+        .enable_all()
+        .build()
+}
+
+/// A listener on `addr` whose queue of connections not yet accepted holds
+/// as many as the server may have open: a burst of connections waits
+/// there instead of being turned away by the kernel.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(MAX_CONNECTIONS as u32)
 }
 
 /// `HOST:PORT` as an address: an IP address, or a name (`localhost`)

@@ -148,6 +148,11 @@ impl AppState {
         }
     }
 
+    /// The limits it was made with.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// The same state answering only requests whose `Host` is a loopback
     /// name or address (`localhost`, `127.0.0.1`, `[::1]`, with any port):
     /// a server bound to loopback is for this machine, and a page served
@@ -322,24 +327,109 @@ fn is_loopback_host(headers: &HeaderMap) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// The size a request is judged by: which lane it waits in.
-trait Weighed {
-    /// The cells of the board it asks about (`usize::MAX`: always heavy).
+/// A request as it waits for its slot and is computed: what the work
+/// needs of the body, in about the body's size or less.
+pub trait Held: Sized + Send + 'static {
+    /// The request as its JSON body gives it.
+    type Body: DeserializeOwned;
+    /// The request kept from its body.
+    fn hold(body: Self::Body) -> Self;
+    /// The size it is judged by, in cells of its board: which lane it
+    /// waits in (`usize::MAX`: always heavy).
     fn cells(&self) -> usize;
 }
 
-impl Weighed for PositionRequest {
+impl Held for GenerateRequest {
+    type Body = GenerateRequest;
+    fn hold(body: GenerateRequest) -> GenerateRequest {
+        body
+    }
     fn cells(&self) -> usize {
-        self.rows.as_ref().map_or(0, |rows| {
-            rows.len()
-                .saturating_mul(rows.first().map_or(0, String::len))
-        })
+        usize::MAX
     }
 }
 
-impl Weighed for GenerateRequest {
+/// A [`PositionRequest`] with its rows in one allocation: a body of many
+/// short rows would otherwise keep a string each, over ten times the
+/// body's size.
+pub struct HeldPosition {
+    /// The rows one after another.
+    text: String,
+    /// Where each row ends in `text`; `None`: the request gave no rows.
+    ends: Option<Vec<usize>>,
+    mines: Option<u32>,
+    density: Option<f64>,
+}
+
+impl Held for HeldPosition {
+    type Body = PositionRequest;
+    fn hold(body: PositionRequest) -> HeldPosition {
+        let ends = body.rows.map(|rows| {
+            let mut text = String::with_capacity(rows.iter().map(String::len).sum());
+            let ends = rows
+                .iter()
+                .map(|row| {
+                    text.push_str(row);
+                    text.len()
+                })
+                .collect();
+            (text, ends)
+        });
+        let (text, ends) = match ends {
+            Some((text, ends)) => (text, Some(ends)),
+            None => (String::new(), None),
+        };
+        HeldPosition {
+            text,
+            ends,
+            mines: body.mines,
+            density: body.density,
+        }
+    }
+
+    /// Every character given, a ragged or malformed board included.
     fn cells(&self) -> usize {
-        usize::MAX
+        self.text.len()
+    }
+}
+
+impl HeldPosition {
+    /// The position of the rows and the total, as
+    /// [`PositionRequest::position`] reads it: rows that are no position
+    /// are unprocessable.
+    fn position(&self) -> Result<Position, ApiError> {
+        let request = |rows| PositionRequest {
+            rows,
+            mines: self.mines,
+            density: None,
+        };
+        let Some(ends) = &self.ends else {
+            return request(None)
+                .position()
+                .map_err(|e| ApiError::unprocessable(e.to_string()));
+        };
+        let mut start = 0;
+        let rows: Vec<&str> = ends
+            .iter()
+            .map(|&end| {
+                let row = &self.text[start..end];
+                start = end;
+                row
+            })
+            .collect();
+        Position::from_rows(&rows, self.mines)
+            .map_err(|e| ApiError::unprocessable(Error::from(e).to_string()))
+    }
+
+    /// The density, checked as [`PositionRequest::density`] checks it.
+    fn density(&self) -> Result<Option<f64>, ApiError> {
+        PositionRequest {
+            rows: None,
+            mines: None,
+            density: self.density,
+        }
+        .density()
+        .map_err(|e| ApiError::unprocessable(e.to_string()))
     }
 }
 
@@ -492,24 +582,9 @@ async fn take_slot(
         .map_err(|_| ApiError::busy())
 }
 
-/// The position of a request: rows that are no position are
-/// unprocessable.
-fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
-    request
-        .position()
-        .map_err(|e| ApiError::unprocessable(e.to_string()))
-}
-
-/// The density of a request, checked.
-fn density_of(request: &PositionRequest) -> Result<Option<f64>, ApiError> {
-    request
-        .density()
-        .map_err(|e| ApiError::unprocessable(e.to_string()))
-}
-
 /// `/api/analyse`: the object of `sapper analyse --json`.
-pub fn analyse_json(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8>, ApiError> {
-    let position = position_of(request)?;
+pub fn analyse_json(engine: &Engine, request: &HeldPosition) -> Result<Vec<u8>, ApiError> {
+    let position = request.position()?;
     let analysis = engine.analyse(&position)?;
     let report = AnalysisReport::new(position.grid, &analysis);
     Ok(body(&Named::new(SHOWN, &report, None)))
@@ -518,9 +593,9 @@ pub fn analyse_json(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8
 /// `/api/probabilities`: the object of `sapper analyse --probabilities
 /// --deductions --json`, checked as the CLI checks it (the analysis and
 /// the count find the same forced cells).
-pub fn probabilities_json(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8>, ApiError> {
-    let position = position_of(request)?;
-    let density = density_of(request)?;
+pub fn probabilities_json(engine: &Engine, request: &HeldPosition) -> Result<Vec<u8>, ApiError> {
+    let position = request.position()?;
+    let density = request.density()?;
     if position.total_mines.is_none() && density.is_none() {
         return Err(ApiError::unprocessable(
             "the position does not give the total number of mines: send \"mines\": N or \
@@ -539,9 +614,9 @@ pub fn probabilities_json(engine: &Engine, request: &PositionRequest) -> Result<
 }
 
 /// `/api/move`: the engine protocol's answer.
-pub fn move_answer(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8>, ApiError> {
-    let position = position_of(request)?;
-    let density = density_of(request)?.unwrap_or(DEFAULT_DENSITY);
+pub fn move_answer(engine: &Engine, request: &HeldPosition) -> Result<Vec<u8>, ApiError> {
+    let position = request.position()?;
+    let density = request.density()?.unwrap_or(DEFAULT_DENSITY);
     let mut player = engine.player(Policy::SecondSafety);
     player.set_density(density);
     let board = Board::from_position(&position);

@@ -911,3 +911,5 @@ fn load_test_over_loopback() {
         server.abort();
     });
 }
+
+mod socket;
