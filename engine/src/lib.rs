@@ -121,6 +121,7 @@ pub mod generate;
 pub mod grid;
 #[doc(hidden)]
 pub mod methods;
+pub mod metrics;
 pub mod play;
 pub mod probabilities;
 pub mod report;

@@ -12,6 +12,7 @@
 //! | many games | [`PlayReport`] | `play --json` | — | `play` |
 //! | one game of many | [`GameLine`] | `play --games-json` | — | — |
 //! | solving a field | [`SolveReport`] | `solve --json` | — | — |
+//! | a recorded game | [`Review`](crate::review::Review) (in [`Filed`]) | `review --json` | `/api/review` | `review` |
 //!
 //! Cells are `[row, col]` from 0 ([`RowCol`]); keys appear in the order of
 //! each type's fields. The types borrow what they can and allocate little:
@@ -532,5 +533,23 @@ impl Serialize for crate::play::Guessing {
         st.serialize_field("isolated", &self.isolated)?;
         st.serialize_field("third_move", &self.third_move)?;
         st.end()
+    }
+}
+
+/// An answer with the file it is about first: `{"file": name,
+/// ...answer}` (a reviewed replay).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Filed<'a, T> {
+    /// The file's name.
+    pub file: &'a str,
+    /// The answer.
+    #[serde(flatten)]
+    pub answer: &'a T,
+}
+
+impl<'a, T> Filed<'a, T> {
+    /// `answer` about `file`.
+    pub fn new(file: &'a str, answer: &'a T) -> Filed<'a, T> {
+        Filed { file, answer }
     }
 }

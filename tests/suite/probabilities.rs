@@ -369,7 +369,7 @@ proptest! {
 /// one at a time. Returns each closed cell's probability as an exact
 /// fraction converted to `f64`, or `None` if a component has more than
 /// `limit` group assignments.
-fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>> {
+pub(crate) fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>> {
     let grid = board.grid();
     let cells = board.cells();
     let n = cells.len();

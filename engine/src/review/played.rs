@@ -85,6 +85,8 @@ pub struct PlayedGame {
     pub start_event_ms: Option<i64>,
     /// The click counts.
     pub clicks: Clicks,
+    /// The board at the end, as the player sees it.
+    pub end: Position,
 }
 
 /// What a move did.
@@ -317,6 +319,11 @@ impl PlayedGame {
             time_ms,
             start_event_ms: start,
             clicks,
+            end: Position {
+                grid,
+                cells: game.cells,
+                total_mines: Some(mines),
+            },
         }
     }
 

@@ -266,6 +266,12 @@ pub fn router(state: Arc<AppState>) -> Router {
             }),
         )
         .route(
+            "/api/review",
+            post(|State(s): State<Arc<AppState>>, r: Request| async move {
+                run(&s, r, review_json).await
+            }),
+        )
+        .route(
             "/api/generate",
             post(|State(s): State<Arc<AppState>>, r: Request| async move {
                 run(&s, r, generate_json).await
@@ -342,6 +348,16 @@ pub trait Held: Sized + Send + 'static {
 impl Held for GenerateRequest {
     type Body = GenerateRequest;
     fn hold(body: GenerateRequest) -> GenerateRequest {
+        body
+    }
+    fn cells(&self) -> usize {
+        usize::MAX
+    }
+}
+
+impl Held for ReviewRequest {
+    type Body = ReviewRequest;
+    fn hold(body: ReviewRequest) -> ReviewRequest {
         body
     }
     fn cells(&self) -> usize {
@@ -622,6 +638,30 @@ pub fn move_answer(engine: &Engine, request: &HeldPosition) -> Result<Vec<u8>, A
     let board = Board::from_position(&position);
     let m = player.next_move(&board)?;
     Ok(body(&MoveReport::new(board.grid(), &m)))
+}
+
+/// `/api/review`: a replay file, its bytes in base64, and the name it goes
+/// by (its extension helps tell the format).
+#[derive(Debug, serde::Deserialize)]
+pub struct ReviewRequest {
+    /// The file's bytes, base64 (standard alphabet, padded).
+    pub replay: String,
+    /// The file's name.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// `/api/review`: the object of `sapper review --json` for one file.
+pub fn review_json(engine: &Engine, request: &ReviewRequest) -> Result<Vec<u8>, ApiError> {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(request.replay.trim())
+        .map_err(|e| ApiError::unprocessable(format!("\"replay\" is not base64: {e}")))?;
+    let name = request.name.as_deref().unwrap_or("replay");
+    let replay = sapper_engine::formats::replay::parse_replay(&bytes, std::path::Path::new(name))
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let review = engine.review(&replay)?;
+    Ok(body(&sapper_engine::report::Filed::new(name, &review)))
 }
 
 /// An answer as the bytes of a response body (no line break).

@@ -626,7 +626,7 @@ fn lattice(side: usize) -> Value {
             state = state
                 .wrapping_mul(6_364_136_223_846_793_005)
                 .wrapping_add(1_442_695_040_888_963_407);
-            !(r % 2 == 0 && c % 2 == 0) && (state >> 33) % 5 == 0
+            !(r % 2 == 0 && c % 2 == 0) && (state >> 33).is_multiple_of(5)
         })
         .collect();
     let rows: Vec<String> = (0..side)
@@ -909,6 +909,39 @@ fn load_test_over_loopback() {
             at(1.0)
         );
         server.abort();
+    });
+}
+
+/// A replay's bytes in base64: the object of `sapper review --json`; a
+/// file that is no replay, or no base64, is 422 with the reason.
+#[test]
+fn review_answers_the_cli_object_for_a_replay() {
+    use base64::Engine as _;
+    rt().block_on(async {
+        let app = app();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/replays/rmv/wmp_exp.rmv");
+        let bytes = std::fs::read(path).unwrap();
+        let replay = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        let (status, body) = post(
+            &app,
+            "/api/review",
+            json!({"replay": replay, "name": "wmp_exp.rmv"}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["file"], "wmp_exp.rmv");
+        assert_eq!(
+            (body["bbbv"].as_u64(), body["won"].as_bool()),
+            (Some(106), Some(true))
+        );
+        assert!(body["clicks"].as_array().unwrap().len() > 100);
+        let truncated = base64::engine::general_purpose::STANDARD.encode(&bytes[..100]);
+        for bad in [json!({"replay": truncated}), json!({"replay": "%%%"})] {
+            let (status, body) = post(&app, "/api/review", bad).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+            assert!(body["error"].is_string());
+        }
     });
 }
 

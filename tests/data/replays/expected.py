@@ -7,7 +7,9 @@ the cell size, the events — their count, the first and the last as
 `[time_ms, code, x, y]`, and a digest of all of them (FNV-1a 64 of
 `time_ms,code,cell;` for each event, `cell` being `row:col` or `off`) —
 and, after `analyse()` at the end of the game: left, right, double, cl,
-ce, flag, rtime in ms and whether the game was won. Each file is read in a
+ce, flag, rtime in ms, whether the game was won, and the metrics: 3BV,
+openings, islands, 3BV solved, 3BV/s, IOE, correctness, throughput, RQP
+and STNB. Each file is read in a
 child process: ms_toollib aborts the whole process on some files (the
 `*_utf8_invalid.rmv` ones), which are recorded as `"ms_toollib": "aborts"`.
 Minesweeper Clone releases other than 0.97 are recorded as
@@ -33,6 +35,11 @@ def fnv1a64(text):
         h ^= b
         h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return f"{h:016x}"
+
+
+def finite(x):
+    """`x`, or None (JSON null) for a NaN or an infinity."""
+    return x if x == x and abs(x) != float("inf") else None
 
 
 def read_one(rel):
@@ -86,6 +93,16 @@ def read_one(rel):
         "flag": video.flag,
         "rtime_ms": ms_of(video.rtime),
         "won": bool(video.is_completed),
+        "bbbv": video.bbbv,
+        "openings": video.op,
+        "islands": video.isl,
+        "bbbv_solved": video.bbbv_solved,
+        "bbbv_per_s": finite(video.bbbv_s),
+        "ioe": finite(video.ioe),
+        "correctness": finite(video.corr),
+        "throughput": finite(video.thrp),
+        "rqp": finite(video.rqp),
+        "stnb": finite(video.stnb),
     }
 
 
