@@ -133,6 +133,74 @@ pub struct AppState {
     pub(super) light: Lane,
     limits: Limits,
     loopback: bool,
+    trim: Arc<Trim>,
+}
+
+/// A body at least this large is a large request: the memory freed after
+/// it is given back to the system (see [`Trim`]).
+const LARGE_BODY: usize = 256 << 10;
+
+/// Gives the memory freed after large requests back to the system. The
+/// allocator keeps freed memory for reuse, and a request of many small
+/// allocations (a parsed body of many rows, a count over a million cells)
+/// leaves it scattered where it cannot be returned by itself: after a
+/// flood of large requests the process would stay hundreds of megabytes
+/// large. When the last holder of a large request's [`TrimAfter`] lets
+/// go, the free memory of every arena is returned (glibc's
+/// `malloc_trim`), on a blocking thread, one trim at a time; a request
+/// that ends during a trim asks for another.
+#[derive(Default)]
+struct Trim {
+    /// A large request has ended since the last trim began.
+    wanted: std::sync::atomic::AtomicBool,
+    /// A trim is running.
+    running: std::sync::atomic::AtomicBool,
+}
+
+impl Trim {
+    /// Trims until no large request has ended since the last trim began.
+    fn request(self: &Arc<Trim>) {
+        self.wanted.store(true, Ordering::SeqCst);
+        if self.running.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let trim = self.clone();
+        let work = move || loop {
+            while trim.wanted.swap(false, Ordering::SeqCst) {
+                release_free_memory();
+            }
+            trim.running.store(false, Ordering::SeqCst);
+            // One asked for after the last look, with the flag still up:
+            // this thread takes it unless another already has.
+            if !trim.wanted.load(Ordering::SeqCst) || trim.running.swap(true, Ordering::SeqCst) {
+                return;
+            }
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(work)),
+            Err(_) => work(),
+        }
+    }
+}
+
+/// Held by a large request's handler and by its computation: the last to
+/// let go asks for a trim.
+struct TrimAfter(Arc<Trim>);
+
+impl Drop for TrimAfter {
+    fn drop(&mut self) {
+        self.0.request();
+    }
+}
+
+/// Returns the allocator's free memory to the system, where the allocator
+/// can (glibc); elsewhere nothing.
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointer; it locks each arena itself.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 impl AppState {
@@ -145,10 +213,12 @@ impl AppState {
             light: Lane::new(limits.light_jobs),
             limits,
             loopback: false,
+            trim: Arc::default(),
         }
     }
 
     /// The limits it was made with.
+    #[cfg(test)]
     pub fn limits(&self) -> Limits {
         self.limits
     }
@@ -450,7 +520,7 @@ impl HeldPosition {
 }
 
 /// One request: read, deserialised, queued in its lane, computed, answered.
-async fn run<T: DeserializeOwned + Weighed + Send + 'static>(
+async fn run<T: Held>(
     state: &AppState,
     request: Request,
     work: fn(&Engine, &T) -> Result<Vec<u8>, ApiError>,
@@ -461,17 +531,20 @@ async fn run<T: DeserializeOwned + Weighed + Send + 'static>(
     }
 }
 
-async fn answer<T: DeserializeOwned + Weighed + Send + 'static>(
+async fn answer<T: Held>(
     state: &AppState,
     request: Request,
     work: fn(&Engine, &T) -> Result<Vec<u8>, ApiError>,
 ) -> Result<Vec<u8>, ApiError> {
-    let request: T = read_request(state, request).await?;
-    let lane = if request.cells() <= state.limits.light_cells {
-        &state.light
-    } else {
-        &state.heavy
-    };
+    let (body, large) = read_request::<T::Body>(state, request).await?;
+    let request = T::hold(body);
+    let heavy = request.cells() > state.limits.light_cells;
+    // Large: its memory is returned once the handler and the computation
+    // have both let go of it, whatever the outcome.
+    let trim_after = large
+        .or_else(|| heavy.then(|| TrimAfter(state.trim.clone())))
+        .map(Arc::new);
+    let lane = if heavy { &state.heavy } else { &state.light };
     let permit = take_slot(state, lane).await?;
     // The switch is thrown when this future is dropped before the work
     // ends: the client has gone, and the engine stops at its next check.
@@ -481,10 +554,12 @@ async fn answer<T: DeserializeOwned + Weighed + Send + 'static>(
         .engine
         .clone()
         .with_budget(state.engine.budget().with_cancel(&cancel));
+    let held = trim_after.clone();
     let done = tokio::task::spawn_blocking(move || {
         let result = work(&engine, &request);
         drop(permit);
         drop(request);
+        drop(held);
         result
     })
     .await;
@@ -510,12 +585,14 @@ impl Drop for CallOff {
 }
 
 /// The body of `request` as a `T`: JSON only (415), within the size limit
-/// (413) and the time limit (408), well-formed (400). The bytes are
-/// dropped once the typed request is built.
+/// (413) and the time limit (408), well-formed (400); with a
+/// [`TrimAfter`] when the body is large (it is let go of with the
+/// request, or at once on an error). The bytes are dropped once the
+/// typed request is built.
 async fn read_request<T: DeserializeOwned>(
     state: &AppState,
     request: Request,
-) -> Result<T, ApiError> {
+) -> Result<(T, Option<TrimAfter>), ApiError> {
     let json = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -569,7 +646,9 @@ async fn read_request<T: DeserializeOwned>(
             ApiError::bad_request(format!("reading the request: {e}"))
         }
     })?;
-    json::request(&body).map_err(ApiError::bad_request)
+    let large = (body.len() >= LARGE_BODY).then(|| TrimAfter(state.trim.clone()));
+    let request = json::request(&body).map_err(ApiError::bad_request)?;
+    Ok((request, large))
 }
 
 /// A slot in `lane`, or busy: at once when the lane's queue is full, else
@@ -758,7 +837,7 @@ mod tests {
     /// `{"error"}`; the slot is released and the next request is answered.
     #[test]
     fn a_panic_is_answered_500_and_the_server_goes_on() {
-        fn panics(_: &Engine, _: &PositionRequest) -> Result<Vec<u8>, ApiError> {
+        fn panics(_: &Engine, _: &HeldPosition) -> Result<Vec<u8>, ApiError> {
             panic!("a defect")
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()

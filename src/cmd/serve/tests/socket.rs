@@ -282,18 +282,24 @@ fn a_move_on_an_all_closed_million_cell_board_is_answered_within_the_budget() {
         let body = all_closed(1000, 1000, 200_000);
         for path in ["/api/move", "/api/analyse", "/api/probabilities"] {
             let (answer, took) = call(server.addr, path, &body).await;
-            println!("{path} on 1000 × 1000 all closed: {} in {took:.2?}", answer.status);
+            println!(
+                "{path} on 1000 × 1000 all closed: {} in {took:.2?}",
+                answer.status
+            );
             assert!(took < Duration::from_millis(2500), "{path}: {took:?}");
             assert_eq!(answer.status, 200, "{path}: {}", answer.json());
         }
         // Every cell alike: one guess at a fifth.
         let (answer, _) = call(server.addr, "/api/move", &body).await;
         let m = answer.json();
-        assert_eq!((&m["guess"], &m["p_mine"]), (&json!(true), &json!(0.2)), "{m}");
+        assert_eq!(
+            (&m["guess"], &m["p_mine"]),
+            (&json!(true), &json!(0.2)),
+            "{m}"
+        );
         assert_eq!(m["open"].as_array().map(Vec::len), Some(1), "{m}");
     });
 }
-
 
 /// A connection that sends half a header, nothing at all, or idles after
 /// an answer is closed once `wait` has passed; a body declared too large
@@ -328,8 +334,12 @@ fn stalled_connections_are_closed_and_stalled_bodies_refused() {
             async {
                 let mut s = TcpStream::connect(addr).await.unwrap();
                 let t0 = Instant::now();
-                for byte in b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".iter().cycle() {
-                    if s.write_all(&[*byte]).await.is_err() || t0.elapsed() > Duration::from_secs(5) {
+                for byte in b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+                    .iter()
+                    .cycle()
+                {
+                    if s.write_all(&[*byte]).await.is_err() || t0.elapsed() > Duration::from_secs(5)
+                    {
                         break;
                     }
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -339,7 +349,9 @@ fn stalled_connections_are_closed_and_stalled_bodies_refused() {
             // Idle after an answer on a kept-alive connection.
             async {
                 let mut s = TcpStream::connect(addr).await.unwrap();
-                s.write_all(&http("GET", "/palette.json", None, "", b"")).await.unwrap();
+                s.write_all(&http("GET", "/palette.json", None, "", b""))
+                    .await
+                    .unwrap();
                 let answer = read_answer(&mut s).await.unwrap();
                 assert_eq!(answer.status, 200);
                 assert_eq!(answer.header("connection"), None, "kept alive");
@@ -350,7 +362,9 @@ fn stalled_connections_are_closed_and_stalled_bodies_refused() {
                 let mut s = TcpStream::connect(addr).await.unwrap();
                 let t0 = Instant::now();
                 while t0.elapsed() < Duration::from_millis(1200) {
-                    s.write_all(&http("GET", "/palette.json", None, "", b"")).await.unwrap();
+                    s.write_all(&http("GET", "/palette.json", None, "", b""))
+                        .await
+                        .unwrap();
                     assert_eq!(read_answer(&mut s).await.unwrap().status, 200);
                     tokio::time::sleep(Duration::from_millis(250)).await;
                 }
@@ -360,11 +374,17 @@ fn stalled_connections_are_closed_and_stalled_bodies_refused() {
         for (what, closed) in [("half a header", a), ("nothing sent", b), ("idle", d)] {
             let closed = closed.unwrap_or_else(|| panic!("{what}: still open after 5 s"));
             println!("{what}: closed after {closed:.2?}");
-            assert!(closed >= wait - Duration::from_millis(50), "{what}: {closed:?}");
+            assert!(
+                closed >= wait - Duration::from_millis(50),
+                "{what}: {closed:?}"
+            );
             assert!(closed < wait * 3, "{what}: {closed:?}");
         }
         let slow = c.unwrap();
-        assert!(slow < wait * 3, "a header a byte at a time: open for {slow:?}");
+        assert!(
+            slow < wait * 3,
+            "a header a byte at a time: open for {slow:?}"
+        );
         assert!(e >= Duration::from_millis(1200), "{e:?}");
 
         // A body declared over the limit: 413 at once, its bytes unread.
@@ -377,7 +397,11 @@ fn stalled_connections_are_closed_and_stalled_bodies_refused() {
         let answer = read_answer(&mut s).await.unwrap();
         assert_eq!(answer.status, 413, "{}", answer.head);
         assert!(answer.error().contains("2 MB"));
-        assert!(t0.elapsed() < Duration::from_millis(300), "{:?}", t0.elapsed());
+        assert!(
+            t0.elapsed() < Duration::from_millis(300),
+            "{:?}",
+            t0.elapsed()
+        );
 
         // A body that stops: 408 once the body's wait is over.
         for (what, chunked) in [("Content-Length", false), ("chunked", true)] {
@@ -399,7 +423,12 @@ fn stalled_connections_are_closed_and_stalled_bodies_refused() {
             assert!(answer.error().contains("did not arrive"));
             assert!(took >= limits.body_wait, "{what}: {took:?}");
             assert!(took < limits.body_wait * 3, "{what}: {took:?}");
-            assert!(closed_within(&mut s, Duration::from_secs(2)).await.is_some(), "{what}");
+            assert!(
+                closed_within(&mut s, Duration::from_secs(2))
+                    .await
+                    .is_some(),
+                "{what}"
+            );
         }
 
         // A body sent a byte at a time: the wait is for the whole body.
@@ -427,7 +456,11 @@ fn stalled_connections_are_closed_and_stalled_bodies_refused() {
             _ = dribble => panic!("the whole body was taken"),
         };
         let took = t0.elapsed();
-        assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 408"), "{}", String::from_utf8_lossy(&answer));
+        assert!(
+            String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 408"),
+            "{}",
+            String::from_utf8_lossy(&answer)
+        );
         assert!(took < limits.body_wait * 3, "{took:?}");
     });
 }
@@ -472,15 +505,29 @@ fn stalled_connections_are_closed_within_30_s_at_the_production_values() {
                 (answer.status, t0.elapsed())
             },
         );
-        for (what, closed) in [("half a header", half), ("nothing sent", silent), ("idle", idle)] {
+        for (what, closed) in [
+            ("half a header", half),
+            ("nothing sent", silent),
+            ("idle", idle),
+        ] {
             let closed = closed.unwrap_or_else(|| panic!("{what}: still open after {limit:?}"));
             println!("{what}: closed after {closed:.2?}");
-            assert!(closed >= HEADER_WAIT - Duration::from_millis(50), "{what}: {closed:?}");
-            assert!(closed < HEADER_WAIT + Duration::from_secs(2), "{what}: {closed:?}");
+            assert!(
+                closed >= HEADER_WAIT - Duration::from_millis(50),
+                "{what}: {closed:?}"
+            );
+            assert!(
+                closed < HEADER_WAIT + Duration::from_secs(2),
+                "{what}: {closed:?}"
+            );
         }
         println!("a stalled body: {} after {:.2?}", body.0, body.1);
         assert_eq!(body.0, 408);
-        assert!(body.1 >= Limits::DEFAULT.body_wait && body.1 < limit, "{:?}", body.1);
+        assert!(
+            body.1 >= Limits::DEFAULT.body_wait && body.1 < limit,
+            "{:?}",
+            body.1
+        );
     });
 }
 
@@ -499,8 +546,7 @@ fn only_json_posts_from_this_machine_are_computed_over_the_socket() {
     let cases: Vec<(Vec<u8>, u16, &str)> = vec![
         // DNS rebinding: a page served as evil.example reaches this port.
         (
-            http("POST", "/api/analyse", json_kind, "", body)
-                .replace_host("evil.example:8080"),
+            http("POST", "/api/analyse", json_kind, "", body).replace_host("evil.example:8080"),
             403,
             "localhost",
         ),
@@ -516,7 +562,13 @@ fn only_json_posts_from_this_machine_are_computed_over_the_socket() {
             "JSON",
         ),
         (
-            http("POST", "/api/move", Some("text/plain;charset=UTF-8"), origin, body),
+            http(
+                "POST",
+                "/api/move",
+                Some("text/plain;charset=UTF-8"),
+                origin,
+                body,
+            ),
             415,
             "JSON",
         ),
@@ -542,7 +594,11 @@ fn only_json_posts_from_this_machine_are_computed_over_the_socket() {
             415,
             "JSON",
         ),
-        (http("POST", "/api/generate", None, origin, b"{}"), 415, "JSON"),
+        (
+            http("POST", "/api/generate", None, origin, b"{}"),
+            415,
+            "JSON",
+        ),
         // The preflight a JSON fetch from another origin needs, and other
         // methods.
         (
@@ -561,7 +617,11 @@ fn only_json_posts_from_this_machine_are_computed_over_the_socket() {
         (http("PUT", "/api/analyse", json_kind, "", body), 405, "PUT"),
         (http("POST", "/", json_kind, "", body), 405, "POST"),
         (http("GET", "/api/nothing", None, "", b""), 404, "not found"),
-        (http("GET", "/../Cargo.toml", None, "", b""), 404, "not found"),
+        (
+            http("GET", "/../Cargo.toml", None, "", b""),
+            404,
+            "not found",
+        ),
     ];
     client().block_on(async move {
         for (request, status, says) in cases {
@@ -581,7 +641,10 @@ fn only_json_posts_from_this_machine_are_computed_over_the_socket() {
         }
         let page = send(addr, &http("GET", "/", None, "", b"")).await.unwrap();
         assert_eq!(page.status, 200);
-        assert!(page.header("content-type").unwrap().starts_with("text/html"));
+        assert!(page
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/html"));
     });
 }
 
@@ -826,7 +889,10 @@ fn two_thousand_idle_sockets_do_not_stop_a_normal_client() {
                 .unwrap_or_else(|_| panic!("{path}: no answer within 5 s"))
                 .0;
             let took = t0.elapsed();
-            println!("{path} with 2,000 idle sockets open: {} in {took:.2?}", answer.status);
+            println!(
+                "{path} with 2,000 idle sockets open: {} in {took:.2?}",
+                answer.status
+            );
             assert_eq!(answer.status, 200);
             assert!(took < Duration::from_secs(1), "{path}: {took:?}");
         }
@@ -858,7 +924,9 @@ fn connections_past_the_cap_are_closed_at_once_until_idle_ones_time_out() {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
         let mut over = TcpStream::connect(addr).await.unwrap();
-        over.write_all(&http("GET", "/", None, "", b"")).await.unwrap();
+        over.write_all(&http("GET", "/", None, "", b""))
+            .await
+            .unwrap();
         let closed = closed_within(&mut over, Duration::from_millis(300)).await;
         assert!(closed.is_some(), "a 51st connection was kept");
         assert!(t0.elapsed() < wait);
@@ -867,7 +935,9 @@ fn connections_past_the_cap_are_closed_at_once_until_idle_ones_time_out() {
         let answer = send(addr, &http("GET", "/", None, "", b"")).await.unwrap();
         assert_eq!(answer.status, 200);
         for mut s in idle {
-            assert!(closed_within(&mut s, Duration::from_millis(100)).await.is_some());
+            assert!(closed_within(&mut s, Duration::from_millis(100))
+                .await
+                .is_some());
         }
     });
 }
