@@ -6,7 +6,10 @@
 //! takes a slot in its lane, and runs the engine on a blocking thread
 //! under the server's budget. Two lanes: positions of at most
 //! [`Limits::light_cells`] cells are light and have slots of their own,
-//! so a flood of heavy requests never queues them; a lane whose queue is
+//! so a flood of heavy requests never queues them; a light computation
+//! still running after [`Limits::light_secs`] is stopped and starts again
+//! in the heavy lane, so a flood of small but hard positions does not
+//! hold the light slots either; a lane whose queue is
 //! full answers `503` at once, with `Retry-After`. A request whose client
 //! has gone is called off: its budget's cancel switch is thrown and the
 //! engine stops at its next check.
@@ -29,7 +32,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use sapper_engine::budget::{Budget, Cancel};
+use sapper_engine::budget::{Budget, Cancel, Limit};
 use sapper_engine::game::{FirstClick, Level};
 use sapper_engine::generate::Request as GenerateWork;
 use sapper_engine::play::{Player, Policy, DEFAULT_DENSITY};
@@ -78,6 +81,9 @@ pub struct Limits {
     pub light_jobs: usize,
     /// A position of at most this many cells is light.
     pub light_cells: usize,
+    /// Seconds a light computation may take in its lane: past them it
+    /// starts again in the heavy lane, with the whole budget.
+    pub light_secs: f64,
     /// Requests waiting for a slot in one lane, at most: past it a request
     /// is answered `503` at once.
     pub queued: usize,
@@ -92,7 +98,7 @@ pub struct Limits {
 impl Limits {
     /// 2 s and 256 MB a computation; 4 heavy and 2 light at once, 16
     /// waiting in each lane for at most 10 s; light: at most 10,000 cells
-    /// (the page's largest board); 2 MB bodies (a 1000 × 1000 position is
+    /// (the page's largest board) answered within 0.25 s; 2 MB bodies (a 1000 × 1000 position is
     /// about 1 MB of JSON) arriving within 10 s.
     pub const DEFAULT: Limits = Limits {
         budget_secs: 2.0,
@@ -100,6 +106,7 @@ impl Limits {
         jobs: 4,
         light_jobs: 2,
         light_cells: 10_000,
+        light_secs: 0.25,
         queued: 16,
         queue_wait: Duration::from_secs(10),
         body_bytes: 2 << 20,
@@ -238,6 +245,8 @@ impl AppState {
 pub struct ApiError {
     status: StatusCode,
     message: String,
+    /// The computation ran out of time (not memory, not called off).
+    out_of_time: bool,
 }
 
 impl ApiError {
@@ -245,6 +254,7 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            out_of_time: false,
         }
     }
 
@@ -270,9 +280,12 @@ impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
         match e {
             Error::Internal(_) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-            Error::OverBudget(o) => ApiError::unprocessable(format!(
-                "refused: {o} (the server's limit for one request)"
-            )),
+            Error::OverBudget(o) => ApiError {
+                out_of_time: matches!(o.limit, Limit::Time(_)),
+                ..ApiError::unprocessable(format!(
+                    "refused: {o} (the server's limit for one request)"
+                ))
+            },
             e => ApiError::unprocessable(e.to_string()),
         }
     }
@@ -405,7 +418,7 @@ fn is_loopback_host(headers: &HeaderMap) -> bool {
 
 /// A request as it waits for its slot and is computed: what the work
 /// needs of the body, in about the body's size or less.
-pub trait Held: Sized + Send + 'static {
+pub trait Held: Sized + Send + Sync + 'static {
     /// The request as its JSON body gives it.
     type Body: DeserializeOwned;
     /// The request kept from its body.
@@ -537,24 +550,54 @@ async fn answer<T: Held>(
     work: fn(&Engine, &T) -> Result<Vec<u8>, ApiError>,
 ) -> Result<Vec<u8>, ApiError> {
     let (body, large) = read_request::<T::Body>(state, request).await?;
-    let request = T::hold(body);
+    let request = Arc::new(T::hold(body));
     let heavy = request.cells() > state.limits.light_cells;
     // Large: its memory is returned once the handler and the computation
     // have both let go of it, whatever the outcome.
     let trim_after = large
         .or_else(|| heavy.then(|| TrimAfter(state.trim.clone())))
         .map(Arc::new);
-    let lane = if heavy { &state.heavy } else { &state.light };
-    let permit = take_slot(state, lane).await?;
     // The switch is thrown when this future is dropped before the work
     // ends: the client has gone, and the engine stops at its next check.
     let cancel = Cancel::new();
     let _call_off = CallOff(cancel.clone());
-    let engine = state
-        .engine
-        .clone()
-        .with_budget(state.engine.budget().with_cancel(&cancel));
-    let held = trim_after.clone();
+    let budget = state.engine.budget().with_cancel(&cancel);
+    let light_secs = state.limits.light_secs;
+    if !heavy {
+        // A small position that is hard all the same (a long search) moves
+        // to the heavy lane once it has run its light time: the light
+        // slots stay for quick answers.
+        let moves_on = light_secs < state.limits.budget_secs;
+        let light_budget = if moves_on {
+            Budget::new(
+                Some(Duration::from_secs_f64(light_secs)),
+                budget.max_bytes(),
+            )
+            .with_cancel(&cancel)
+        } else {
+            budget
+        };
+        let permit = take_slot(state, &state.light).await?;
+        let engine = state.engine.clone().with_budget(light_budget);
+        match compute(engine, request.clone(), permit, trim_after.clone(), work).await {
+            Err(e) if moves_on && e.out_of_time => {}
+            done => return done,
+        }
+    }
+    let permit = take_slot(state, &state.heavy).await?;
+    let engine = state.engine.clone().with_budget(budget);
+    compute(engine, request, permit, trim_after, work).await
+}
+
+/// `work` on a blocking thread, holding `permit` (and the request's
+/// [`TrimAfter`]) until it ends.
+async fn compute<T: Held>(
+    engine: Engine,
+    request: Arc<T>,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    held: Option<Arc<TrimAfter>>,
+    work: fn(&Engine, &T) -> Result<Vec<u8>, ApiError>,
+) -> Result<Vec<u8>, ApiError> {
     let done = tokio::task::spawn_blocking(move || {
         let result = work(&engine, &request);
         drop(permit);
