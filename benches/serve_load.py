@@ -173,7 +173,7 @@ def percentile(xs, q):
     return xs[min(len(xs) - 1, round((len(xs) - 1) * q))]
 
 
-def scenario_light(binary, heavy_clients=6, light_requests=100, hard=None):
+def scenario_light(binary, heavy_clients=6, light_requests=100, hard=None, name="light"):
     """`hard`: the heavy clients' position (default: 60 x 200 cells whose
     analysis takes the whole budget)."""
     server = Server(binary)
@@ -206,7 +206,7 @@ def scenario_light(binary, heavy_clients=6, light_requests=100, hard=None):
             t.join()
         count = {s: statuses.count(s) for s in sorted(set(statuses))}
         heavy_count = {s: heavy_statuses.count(s) for s in sorted(set(heavy_statuses))}
-        print(f"light: {light_requests} light requests while {heavy_clients} clients loop "
+        print(f"{name}: {light_requests} light requests while {heavy_clients} clients loop "
               f"heavy ones: statuses {count}; p50 {percentile(latencies, .5) * 1e3:.1f} ms, "
               f"p99 {percentile(latencies, .99) * 1e3:.1f} ms, max {max(latencies) * 1e3:.1f} ms; "
               f"heavy statuses {heavy_count}")
@@ -218,7 +218,7 @@ def scenario_light(binary, heavy_clients=6, light_requests=100, hard=None):
 def scenario_light_small(binary):
     """The same with heavy clients that send a small position (60 x 60,
     in the light lane by size) whose analysis takes the whole budget."""
-    scenario_light(binary, hard=lattice(60))
+    scenario_light(binary, hard=lattice(60), name="light_small")
 
 
 def scenario_memory(binary):

@@ -67,8 +67,10 @@ use std::time::Duration;
 /// Work: each computation gets --budget-secs and --budget-mb (beyond
 /// them: 422 with the reason). Two lanes: positions of at most 10,000
 /// cells are light and have 2 slots of their own; larger positions,
-/// reviews and generated boards are heavy and share --jobs slots. So a
-/// flood of heavy requests never queues a light one. In each lane at most
+/// reviews and generated boards are heavy and share --jobs slots. A light
+/// computation still running after 0.25 s is stopped and starts again in
+/// the heavy lane with the whole budget. So neither large nor small but
+/// hard requests keep a quick one waiting. In each lane at most
 /// 16 requests wait, for at most 10 s; past either, 503 {"error": "busy"}
 /// with Retry-After. A request whose client goes away is called off: its
 /// computation stops at its next check and its slot is freed. A generate
@@ -90,7 +92,7 @@ use std::time::Duration;
 ///
 /// Errors: every failure is answered {"error": "..."}: 400 malformed JSON
 /// or a wrong field, 403 a foreign Host, 404 no such path, 405 a wrong
-/// method (the API takes POST only), 408 a body too slow, 413 a body too
+/// method (the API's paths take POST only), 408 a body too slow, 413 a body too
 /// large, 415 not JSON, 422 a bad or contradictory position or a request
 /// over its budget, 503 busy, 500 an engine defect. The server keeps
 /// serving after any bad request.
