@@ -43,13 +43,18 @@ use std::time::Duration;
 ///              right click flags, a click on a satisfied number opens its
 ///              neighbours; hint, probability overlay, timer.
 ///
-/// JSON API (POST, JSON bodies; cells are [row, col] from 0):
+/// JSON API (POST with Content-Type: application/json; cells are
+/// [row, col] from 0):
 ///   /api/analyse        {"rows": ["??1.", ...], "mines": N} → the object
 ///                       of `sapper analyse --json`
 ///   /api/probabilities  {"rows", "mines" or "density"} → the object of
 ///                       `sapper analyse --probabilities --deductions --json`
 ///   /api/move           {"rows", "mines", "density"} → the engine
 ///                       protocol's answer {"open", "flag", "guess", "p_mine"}
+///   /api/review         {"replay": "<the file's bytes, base64>", "name":
+///                       "game.rmv"} → the object of `sapper review --json`
+///                       for that file (the name's extension helps tell the
+///                       format: .avf, .evf, .mvf, .rmv)
 ///   /api/generate       {"rows": 16, "cols": 30, "mines": 99, "seed": S,
 ///                       "first_click": "opening" | "safe" | [r, c]} →
 ///                       {"layout": [[-1 a mine, 0-8 ...], ...], "start":
@@ -57,20 +62,47 @@ use std::time::Duration;
 ///   GET /palette.json   the heat map's colours
 /// "rows" are cells only: `?` closed, `F` flag, `0`-`8` a number, `.` a
 /// revealed 0, `*` known safe; at most 1,000,000 cells (generate:
-/// 100 × 100).
+/// 100 × 100). Fields a request does not know are ignored.
 ///
-/// Limits: a body over 2 MB is refused (413); malformed JSON (400) and a
-/// bad or contradictory position (422) are answered {"error": "..."}; each
-/// computation gets --budget-secs and --budget-mb (beyond them: 422 with
-/// the reason); at most --jobs computations run at once, others wait up to
-/// 10 s and then get 503 {"error": "busy"}. A generate request tries at
-/// most 20,000 layouts and gives up after about 4 s (422). The server keeps
+/// Work: each computation gets --budget-secs and --budget-mb (beyond
+/// them: 422 with the reason). Two lanes: positions of at most 10,000
+/// cells are light and have 2 slots of their own; larger positions,
+/// reviews and generated boards are heavy and share --jobs slots. A light
+/// computation still running after 0.25 s is stopped and starts again in
+/// the heavy lane with the whole budget. So neither large nor small but
+/// hard requests keep a quick one waiting. In each lane at most
+/// 16 requests wait, for at most 10 s; past either, 503 {"error": "busy"}
+/// with Retry-After. A request whose client goes away is called off: its
+/// computation stops at its next check and its slot is freed. A generate
+/// request tries at most 20,000 layouts and gives up after about 4 s
+/// (422).
+///
+/// Connections: at most 4,096 open at once (the open-file limit is raised
+/// to allow them; past it a new connection is closed at once). A request's
+/// header must arrive within 10 s, and an idle kept-alive connection is
+/// closed after 10 s. A body must arrive within 10 s (408) and be at most
+/// 2 MB (413).
+///
+/// Safety: only JSON bodies are computed (415 otherwise), so a page on
+/// another site cannot make the server compute with a form post; no answer
+/// carries a CORS header. While bound to a loopback address the server
+/// answers only requests whose Host is a loopback name (localhost,
+/// 127.0.0.1, [::1], any port); any other Host (a page served under
+/// another name: DNS rebinding) gets 403.
+///
+/// Errors: every failure is answered {"error": "..."}: 400 malformed JSON
+/// or a wrong field, 403 a foreign Host, 404 no such path, 405 a wrong
+/// method (the API's paths take POST only), 408 a body too slow, 413 a body too
+/// large, 415 not JSON, 422 a bad or contradictory position or a request
+/// over its budget, 503 busy, 500 an engine defect. The server keeps
 /// serving after any bad request.
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Address to listen on. The default is loopback only: the page is for
-    /// this machine. Port 0 picks a free port (the URL printed says which).
+    /// Address to listen on: an IP address or a name (`localhost:8080`).
+    /// The default is loopback only: the page is for this machine. Another
+    /// address lets other machines in (and answers any Host). Port 0 picks
+    /// a free port (the URL printed says which).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     addr: String,
     /// Open the page in the default browser (`xdg-open`; a failure is
@@ -84,7 +116,8 @@ pub struct Args {
     /// Megabytes one computation may keep.
     #[arg(long, value_name = "MB", default_value_t = api::Limits::DEFAULT.budget_bytes >> 20)]
     budget_mb: usize,
-    /// Computations run at once, at most (others wait their turn).
+    /// Heavy computations run at once, at most (others wait their turn);
+    /// light ones have 2 slots besides.
     #[arg(long, value_name = "N", default_value_t = api::Limits::DEFAULT.jobs)]
     jobs: usize,
 }
@@ -128,18 +161,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let router = api::router(Arc::new(state));
     raise_file_limit(MAX_CONNECTIONS as u64 + 64);
-    // Two workers are plenty for the HTTP side: the engine's work runs on
-    // blocking threads, at most `jobs` + `light_jobs` at a time.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .max_blocking_threads(limits.jobs + limits.light_jobs + 4)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("starting the server: {e}"))?;
+    large_allocations_mapped();
+    let runtime = runtime(&limits).map_err(|e| format!("starting the server: {e}"))?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|e| format!("listening on {addr}: {e}"))?;
+        let listener = listen(addr).map_err(|e| format!("listening on {addr}: {e}"))?;
         let bound = listener
             .local_addr()
             .map_err(|e| format!("listening on {addr}: {e}"))?;
@@ -158,6 +183,32 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok::<_, CliError>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The server's runtime: two workers are plenty for the HTTP side, the
+/// engine's work runs on blocking threads, at most `jobs` + `light_jobs`
+/// at a time.
+fn runtime(limits: &api::Limits) -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(limits.jobs + limits.light_jobs + 4)
+        .enable_all()
+        .build()
+}
+
+/// A listener on `addr` whose queue of connections not yet accepted holds
+/// as many as the server may have open: a burst of connections waits
+/// there instead of being turned away by the kernel.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(MAX_CONNECTIONS as u32)
 }
 
 /// `HOST:PORT` as an address: an IP address, or a name (`localhost`)
@@ -214,6 +265,24 @@ pub async fn serve(
                 .await;
             drop(permit);
         });
+    }
+}
+
+/// Allocations of this many bytes or more are mapped pages of their own.
+const MAPPED_FROM: usize = 256 << 10;
+
+/// Makes the allocator (glibc) map every allocation of [`MAPPED_FROM`]
+/// bytes or more, and unmap it when freed. By default glibc raises that
+/// threshold to the largest block freed so far (up to 32 MB): after one
+/// large request, the bodies, rows and tables of the next ones are carved
+/// out of the heap, which is then too fragmented to shrink when they are
+/// freed.
+fn large_allocations_mapped() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt takes two integers; it is called before any thread
+    // of the server starts.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, MAPPED_FROM as libc::c_int);
     }
 }
 

@@ -6,7 +6,10 @@
 //! takes a slot in its lane, and runs the engine on a blocking thread
 //! under the server's budget. Two lanes: positions of at most
 //! [`Limits::light_cells`] cells are light and have slots of their own,
-//! so a flood of heavy requests never queues them; a lane whose queue is
+//! so a flood of heavy requests never queues them; a light computation
+//! still running after [`Limits::light_secs`] is stopped and starts again
+//! in the heavy lane, so a flood of small but hard positions does not
+//! hold the light slots either; a lane whose queue is
 //! full answers `503` at once, with `Retry-After`. A request whose client
 //! has gone is called off: its budget's cancel switch is thrown and the
 //! engine stops at its next check.
@@ -29,7 +32,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use sapper_engine::budget::{Budget, Cancel};
+use sapper_engine::budget::{Budget, Cancel, Limit};
 use sapper_engine::game::{FirstClick, Level};
 use sapper_engine::generate::Request as GenerateWork;
 use sapper_engine::play::{Player, Policy, DEFAULT_DENSITY};
@@ -78,6 +81,9 @@ pub struct Limits {
     pub light_jobs: usize,
     /// A position of at most this many cells is light.
     pub light_cells: usize,
+    /// Seconds a light computation may take in its lane: past them it
+    /// starts again in the heavy lane, with the whole budget.
+    pub light_secs: f64,
     /// Requests waiting for a slot in one lane, at most: past it a request
     /// is answered `503` at once.
     pub queued: usize,
@@ -92,7 +98,7 @@ pub struct Limits {
 impl Limits {
     /// 2 s and 256 MB a computation; 4 heavy and 2 light at once, 16
     /// waiting in each lane for at most 10 s; light: at most 10,000 cells
-    /// (the page's largest board); 2 MB bodies (a 1000 × 1000 position is
+    /// (the page's largest board) answered within 0.25 s; 2 MB bodies (a 1000 × 1000 position is
     /// about 1 MB of JSON) arriving within 10 s.
     pub const DEFAULT: Limits = Limits {
         budget_secs: 2.0,
@@ -100,6 +106,7 @@ impl Limits {
         jobs: 4,
         light_jobs: 2,
         light_cells: 10_000,
+        light_secs: 0.25,
         queued: 16,
         queue_wait: Duration::from_secs(10),
         body_bytes: 2 << 20,
@@ -133,6 +140,74 @@ pub struct AppState {
     pub(super) light: Lane,
     limits: Limits,
     loopback: bool,
+    trim: Arc<Trim>,
+}
+
+/// A body at least this large is a large request: the memory freed after
+/// it is given back to the system (see [`Trim`]).
+const LARGE_BODY: usize = 256 << 10;
+
+/// Gives the memory freed after large requests back to the system. The
+/// allocator keeps freed memory for reuse, and a request of many small
+/// allocations (a parsed body of many rows, a count over a million cells)
+/// leaves it scattered where it cannot be returned by itself: after a
+/// flood of large requests the process would stay hundreds of megabytes
+/// large. When the last holder of a large request's [`TrimAfter`] lets
+/// go, the free memory of every arena is returned (glibc's
+/// `malloc_trim`), on a blocking thread, one trim at a time; a request
+/// that ends during a trim asks for another.
+#[derive(Default)]
+struct Trim {
+    /// A large request has ended since the last trim began.
+    wanted: std::sync::atomic::AtomicBool,
+    /// A trim is running.
+    running: std::sync::atomic::AtomicBool,
+}
+
+impl Trim {
+    /// Trims until no large request has ended since the last trim began.
+    fn request(self: &Arc<Trim>) {
+        self.wanted.store(true, Ordering::SeqCst);
+        if self.running.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let trim = self.clone();
+        let work = move || loop {
+            while trim.wanted.swap(false, Ordering::SeqCst) {
+                release_free_memory();
+            }
+            trim.running.store(false, Ordering::SeqCst);
+            // One asked for after the last look, with the flag still up:
+            // this thread takes it unless another already has.
+            if !trim.wanted.load(Ordering::SeqCst) || trim.running.swap(true, Ordering::SeqCst) {
+                return;
+            }
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(work)),
+            Err(_) => work(),
+        }
+    }
+}
+
+/// Held by a large request's handler and by its computation: the last to
+/// let go asks for a trim.
+struct TrimAfter(Arc<Trim>);
+
+impl Drop for TrimAfter {
+    fn drop(&mut self) {
+        self.0.request();
+    }
+}
+
+/// Returns the allocator's free memory to the system, where the allocator
+/// can (glibc); elsewhere nothing.
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointer; it locks each arena itself.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 impl AppState {
@@ -145,7 +220,14 @@ impl AppState {
             light: Lane::new(limits.light_jobs),
             limits,
             loopback: false,
+            trim: Arc::default(),
         }
+    }
+
+    /// The limits it was made with.
+    #[cfg(test)]
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The same state answering only requests whose `Host` is a loopback
@@ -163,6 +245,8 @@ impl AppState {
 pub struct ApiError {
     status: StatusCode,
     message: String,
+    /// The computation ran out of time (not memory, not called off).
+    out_of_time: bool,
 }
 
 impl ApiError {
@@ -170,6 +254,7 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            out_of_time: false,
         }
     }
 
@@ -195,9 +280,12 @@ impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
         match e {
             Error::Internal(_) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-            Error::OverBudget(o) => ApiError::unprocessable(format!(
-                "refused: {o} (the server's limit for one request)"
-            )),
+            Error::OverBudget(o) => ApiError {
+                out_of_time: matches!(o.limit, Limit::Time(_)),
+                ..ApiError::unprocessable(format!(
+                    "refused: {o} (the server's limit for one request)"
+                ))
+            },
             e => ApiError::unprocessable(e.to_string()),
         }
     }
@@ -328,35 +416,124 @@ fn is_loopback_host(headers: &HeaderMap) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// The size a request is judged by: which lane it waits in.
-trait Weighed {
-    /// The cells of the board it asks about (`usize::MAX`: always heavy).
+/// A request as it waits for its slot and is computed: what the work
+/// needs of the body, in about the body's size or less.
+pub trait Held: Sized + Send + Sync + 'static {
+    /// The request as its JSON body gives it.
+    type Body: DeserializeOwned;
+    /// The request kept from its body.
+    fn hold(body: Self::Body) -> Self;
+    /// The size it is judged by, in cells of its board: which lane it
+    /// waits in (`usize::MAX`: always heavy).
     fn cells(&self) -> usize;
 }
 
-impl Weighed for PositionRequest {
-    fn cells(&self) -> usize {
-        self.rows.as_ref().map_or(0, |rows| {
-            rows.len()
-                .saturating_mul(rows.first().map_or(0, String::len))
-        })
+impl Held for GenerateRequest {
+    type Body = GenerateRequest;
+    fn hold(body: GenerateRequest) -> GenerateRequest {
+        body
     }
-}
-
-impl Weighed for ReviewRequest {
     fn cells(&self) -> usize {
         usize::MAX
     }
 }
 
-impl Weighed for GenerateRequest {
+impl Held for ReviewRequest {
+    type Body = ReviewRequest;
+    fn hold(body: ReviewRequest) -> ReviewRequest {
+        body
+    }
     fn cells(&self) -> usize {
         usize::MAX
+    }
+}
+
+/// A [`PositionRequest`] with its rows in one allocation: a body of many
+/// short rows would otherwise keep a string each, over ten times the
+/// body's size.
+pub struct HeldPosition {
+    /// The rows one after another.
+    text: String,
+    /// Where each row ends in `text`; `None`: the request gave no rows.
+    ends: Option<Vec<usize>>,
+    mines: Option<u32>,
+    density: Option<f64>,
+}
+
+impl Held for HeldPosition {
+    type Body = PositionRequest;
+    fn hold(body: PositionRequest) -> HeldPosition {
+        let ends = body.rows.map(|rows| {
+            let mut text = String::with_capacity(rows.iter().map(String::len).sum());
+            let ends = rows
+                .iter()
+                .map(|row| {
+                    text.push_str(row);
+                    text.len()
+                })
+                .collect();
+            (text, ends)
+        });
+        let (text, ends) = match ends {
+            Some((text, ends)) => (text, Some(ends)),
+            None => (String::new(), None),
+        };
+        HeldPosition {
+            text,
+            ends,
+            mines: body.mines,
+            density: body.density,
+        }
+    }
+
+    /// Every character given, a ragged or malformed board included.
+    fn cells(&self) -> usize {
+        self.text.len()
+    }
+}
+
+impl HeldPosition {
+    /// The position of the rows and the total, as
+    /// [`PositionRequest::position`] reads it: rows that are no position
+    /// are unprocessable.
+    fn position(&self) -> Result<Position, ApiError> {
+        let request = |rows| PositionRequest {
+            rows,
+            mines: self.mines,
+            density: None,
+        };
+        let Some(ends) = &self.ends else {
+            return request(None)
+                .position()
+                .map_err(|e| ApiError::unprocessable(e.to_string()));
+        };
+        let mut start = 0;
+        let rows: Vec<&str> = ends
+            .iter()
+            .map(|&end| {
+                let row = &self.text[start..end];
+                start = end;
+                row
+            })
+            .collect();
+        Position::from_rows(&rows, self.mines)
+            .map_err(|e| ApiError::unprocessable(Error::from(e).to_string()))
+    }
+
+    /// The density, checked as [`PositionRequest::density`] checks it.
+    fn density(&self) -> Result<Option<f64>, ApiError> {
+        PositionRequest {
+            rows: None,
+            mines: None,
+            density: self.density,
+        }
+        .density()
+        .map_err(|e| ApiError::unprocessable(e.to_string()))
     }
 }
 
 /// One request: read, deserialised, queued in its lane, computed, answered.
-async fn run<T: DeserializeOwned + Weighed + Send + 'static>(
+async fn run<T: Held>(
     state: &AppState,
     request: Request,
     work: fn(&Engine, &T) -> Result<Vec<u8>, ApiError>,
@@ -367,30 +544,65 @@ async fn run<T: DeserializeOwned + Weighed + Send + 'static>(
     }
 }
 
-async fn answer<T: DeserializeOwned + Weighed + Send + 'static>(
+async fn answer<T: Held>(
     state: &AppState,
     request: Request,
     work: fn(&Engine, &T) -> Result<Vec<u8>, ApiError>,
 ) -> Result<Vec<u8>, ApiError> {
-    let request: T = read_request(state, request).await?;
-    let lane = if request.cells() <= state.limits.light_cells {
-        &state.light
-    } else {
-        &state.heavy
-    };
-    let permit = take_slot(state, lane).await?;
+    let (body, large) = read_request::<T::Body>(state, request).await?;
+    let request = Arc::new(T::hold(body));
+    let heavy = request.cells() > state.limits.light_cells;
+    // Large: its memory is returned once the handler and the computation
+    // have both let go of it, whatever the outcome.
+    let trim_after = large
+        .or_else(|| heavy.then(|| TrimAfter(state.trim.clone())))
+        .map(Arc::new);
     // The switch is thrown when this future is dropped before the work
     // ends: the client has gone, and the engine stops at its next check.
     let cancel = Cancel::new();
     let _call_off = CallOff(cancel.clone());
-    let engine = state
-        .engine
-        .clone()
-        .with_budget(state.engine.budget().with_cancel(&cancel));
+    let budget = state.engine.budget().with_cancel(&cancel);
+    let light_secs = state.limits.light_secs;
+    if !heavy {
+        // A small position that is hard all the same (a long search) moves
+        // to the heavy lane once it has run its light time: the light
+        // slots stay for quick answers.
+        let moves_on = light_secs < state.limits.budget_secs;
+        let light_budget = if moves_on {
+            Budget::new(
+                Some(Duration::from_secs_f64(light_secs)),
+                budget.max_bytes(),
+            )
+            .with_cancel(&cancel)
+        } else {
+            budget
+        };
+        let permit = take_slot(state, &state.light).await?;
+        let engine = state.engine.clone().with_budget(light_budget);
+        match compute(engine, request.clone(), permit, trim_after.clone(), work).await {
+            Err(e) if moves_on && e.out_of_time => {}
+            done => return done,
+        }
+    }
+    let permit = take_slot(state, &state.heavy).await?;
+    let engine = state.engine.clone().with_budget(budget);
+    compute(engine, request, permit, trim_after, work).await
+}
+
+/// `work` on a blocking thread, holding `permit` (and the request's
+/// [`TrimAfter`]) until it ends.
+async fn compute<T: Held>(
+    engine: Engine,
+    request: Arc<T>,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    held: Option<Arc<TrimAfter>>,
+    work: fn(&Engine, &T) -> Result<Vec<u8>, ApiError>,
+) -> Result<Vec<u8>, ApiError> {
     let done = tokio::task::spawn_blocking(move || {
         let result = work(&engine, &request);
         drop(permit);
         drop(request);
+        drop(held);
         result
     })
     .await;
@@ -416,12 +628,14 @@ impl Drop for CallOff {
 }
 
 /// The body of `request` as a `T`: JSON only (415), within the size limit
-/// (413) and the time limit (408), well-formed (400). The bytes are
-/// dropped once the typed request is built.
+/// (413) and the time limit (408), well-formed (400); with a
+/// [`TrimAfter`] when the body is large (it is let go of with the
+/// request, or at once on an error). The bytes are dropped once the
+/// typed request is built.
 async fn read_request<T: DeserializeOwned>(
     state: &AppState,
     request: Request,
-) -> Result<T, ApiError> {
+) -> Result<(T, Option<TrimAfter>), ApiError> {
     let json = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -475,7 +689,9 @@ async fn read_request<T: DeserializeOwned>(
             ApiError::bad_request(format!("reading the request: {e}"))
         }
     })?;
-    json::request(&body).map_err(ApiError::bad_request)
+    let large = (body.len() >= LARGE_BODY).then(|| TrimAfter(state.trim.clone()));
+    let request = json::request(&body).map_err(ApiError::bad_request)?;
+    Ok((request, large))
 }
 
 /// A slot in `lane`, or busy: at once when the lane's queue is full, else
@@ -504,24 +720,9 @@ async fn take_slot(
         .map_err(|_| ApiError::busy())
 }
 
-/// The position of a request: rows that are no position are
-/// unprocessable.
-fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
-    request
-        .position()
-        .map_err(|e| ApiError::unprocessable(e.to_string()))
-}
-
-/// The density of a request, checked.
-fn density_of(request: &PositionRequest) -> Result<Option<f64>, ApiError> {
-    request
-        .density()
-        .map_err(|e| ApiError::unprocessable(e.to_string()))
-}
-
 /// `/api/analyse`: the object of `sapper analyse --json`.
-pub fn analyse_json(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8>, ApiError> {
-    let position = position_of(request)?;
+pub fn analyse_json(engine: &Engine, request: &HeldPosition) -> Result<Vec<u8>, ApiError> {
+    let position = request.position()?;
     let analysis = engine.analyse(&position)?;
     let report = AnalysisReport::new(position.grid, &analysis);
     Ok(body(&Named::new(SHOWN, &report, None)))
@@ -530,9 +731,9 @@ pub fn analyse_json(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8
 /// `/api/probabilities`: the object of `sapper analyse --probabilities
 /// --deductions --json`, checked as the CLI checks it (the analysis and
 /// the count find the same forced cells).
-pub fn probabilities_json(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8>, ApiError> {
-    let position = position_of(request)?;
-    let density = density_of(request)?;
+pub fn probabilities_json(engine: &Engine, request: &HeldPosition) -> Result<Vec<u8>, ApiError> {
+    let position = request.position()?;
+    let density = request.density()?;
     if position.total_mines.is_none() && density.is_none() {
         return Err(ApiError::unprocessable(
             "the position does not give the total number of mines: send \"mines\": N or \
@@ -551,9 +752,9 @@ pub fn probabilities_json(engine: &Engine, request: &PositionRequest) -> Result<
 }
 
 /// `/api/move`: the engine protocol's answer.
-pub fn move_answer(engine: &Engine, request: &PositionRequest) -> Result<Vec<u8>, ApiError> {
-    let position = position_of(request)?;
-    let density = density_of(request)?.unwrap_or(DEFAULT_DENSITY);
+pub fn move_answer(engine: &Engine, request: &HeldPosition) -> Result<Vec<u8>, ApiError> {
+    let position = request.position()?;
+    let density = request.density()?.unwrap_or(DEFAULT_DENSITY);
     let mut player = engine.player(Policy::SecondSafety);
     player.set_density(density);
     let board = Board::from_position(&position);
@@ -679,7 +880,7 @@ mod tests {
     /// `{"error"}`; the slot is released and the next request is answered.
     #[test]
     fn a_panic_is_answered_500_and_the_server_goes_on() {
-        fn panics(_: &Engine, _: &PositionRequest) -> Result<Vec<u8>, ApiError> {
+        fn panics(_: &Engine, _: &HeldPosition) -> Result<Vec<u8>, ApiError> {
             panic!("a defect")
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -614,6 +614,66 @@ fn light_requests_are_not_queued_behind_heavy_ones() {
     });
 }
 
+/// A small position that is hard (its analysis runs to the deadline)
+/// leaves the light lane after its light time and finishes in the heavy
+/// lane with the whole budget: the light lane's only slot is free again
+/// for quick answers while it runs.
+#[test]
+fn a_small_but_hard_position_moves_to_the_heavy_lane_after_its_light_time() {
+    rt().block_on(async {
+        let limits = Limits {
+            budget_secs: 1.5,
+            light_jobs: 1,
+            light_secs: 0.2,
+            ..Limits::DEFAULT
+        };
+        let engine = Engine::new().unwrap().with_budget(Budget::new(
+            Some(Duration::from_secs_f64(limits.budget_secs)),
+            limits.budget_bytes,
+        ));
+        let state = Arc::new(AppState::new(engine, limits));
+        let app = api::router(state.clone());
+        let hard = lattice(60);
+        let t0 = Instant::now();
+        let running = {
+            let app = app.clone();
+            tokio::spawn(async move { post(&app, "/api/analyse", hard).await })
+        };
+        // It starts in the light lane, then holds a heavy slot instead.
+        let started = Instant::now();
+        while state.light.slots.available_permits() > 0 {
+            assert!(started.elapsed() < Duration::from_secs(2), "not started");
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        while state.heavy.slots.available_permits() == limits.jobs {
+            assert!(started.elapsed() < Duration::from_secs(2), "never moved");
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        let moved = t0.elapsed();
+        assert_eq!(state.light.slots.available_permits(), 1);
+        assert!(moved >= Duration::from_millis(200), "{moved:?}");
+        // A light request is answered while the hard one computes.
+        let t1 = Instant::now();
+        still_serving(&app).await;
+        assert!(
+            t1.elapsed() < Duration::from_millis(300),
+            "{:?}",
+            t1.elapsed()
+        );
+        assert!(!running.is_finished());
+        // The hard one is refused by the whole budget, not the light time.
+        let (status, body) = running.await.unwrap();
+        let took = t0.elapsed();
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("within 1.5 s"),
+            "{body}"
+        );
+        assert!(took >= Duration::from_millis(1500), "{took:?}");
+        assert_eq!(state.heavy.slots.available_permits(), limits.jobs);
+    });
+}
+
 /// A `side × side` position: the numbers of a random layout (a fifth of
 /// the cells mines) on every (even row, even column), every other cell
 /// closed, with the total.
@@ -944,3 +1004,5 @@ fn review_answers_the_cli_object_for_a_replay() {
         }
     });
 }
+
+mod socket;
