@@ -198,6 +198,10 @@ fn text(shown: &str, r: &Review) -> String {
             (Some(p), _) => p.describe(),
             (None, Some(w)) => w.name().replace('_', " "),
             (None, None) if j.needless => "needless: a cell was proven safe".into(),
+            (None, None) if j.verdict == Verdict::UnprovenFlag && j.p_mine == 0.0 => {
+                "wrong: the cell is safe".into()
+            }
+            (None, None) if j.verdict == Verdict::UnprovenFlag => "not proven".into(),
             (None, None) => String::new(),
         };
         let verdict = match j.verdict {
