@@ -153,12 +153,18 @@ fn partners(grid: Grid, t: u32, all: bool) -> impl Iterator<Item = u32> {
         .filter_map(move |&(dr, dc)| grid.offset(t, dr, dc))
 }
 
-/// Sets cells, answers whether a layout fits, and puts them back.
+/// Sets cells, answers whether a layout fits, and puts them back. The
+/// counts start from `base`, the probabilities of `board` as it is
+/// ([`Probabilities::compute_changed`]: only the components the set
+/// cells touch are counted again).
 struct Trial<'a> {
     board: Board,
+    base: &'a Probabilities,
     scratch: &'a mut Probabilities,
     density: Option<f64>,
     budget: &'a Budget,
+    /// The cells set, for the count.
+    changed: Vec<u32>,
 }
 
 impl Trial<'_> {
@@ -166,40 +172,41 @@ impl Trial<'_> {
     /// of `safe` safe (a count that fails, out of budget, counts as
     /// "fits": nothing is concluded from it).
     fn fits(&mut self, mines: &[u32], safe: &[u32]) -> bool {
-        self.with(mines, safe, |result, _| result != Ok(false))
+        !matches!(self.with(mines, safe), Ok(None))
     }
 
     /// `log10` of the layouts with `mines` and `safe` set, `None` if none
     /// fits or the count fails.
     fn log10_layouts(&mut self, mines: &[u32], safe: &[u32]) -> Option<f64> {
-        self.with(mines, safe, |result, counted| {
-            (result == Ok(true)).then(|| counted.log10_layouts())
-        })
+        self.with(mines, safe).ok().flatten()
     }
 
-    /// `answer(whether a layout fits, the counts)` on the board with
-    /// `mines` and `safe` set.
-    fn with<R>(
-        &mut self,
-        mines: &[u32],
-        safe: &[u32],
-        answer: impl FnOnce(Result<bool, ()>, &Probabilities) -> R,
-    ) -> R {
+    /// `log10` of the layouts on the board with `mines` and `safe` set
+    /// (`None`: no layout fits; an error: the count failed).
+    fn with(&mut self, mines: &[u32], safe: &[u32]) -> Result<Option<f64>, ()> {
+        self.changed.clear();
         for &m in mines {
             self.board.set(m, Cell::Mine);
+            self.changed.push(m);
         }
         for &s in safe {
             self.board.set(s, Cell::Safe);
+            self.changed.push(s);
         }
         let result = self
             .scratch
-            .compute_if_consistent(&self.board, self.density, self.budget)
+            .layouts_changed(
+                &self.board,
+                self.base,
+                &self.changed,
+                self.density,
+                self.budget,
+            )
             .map_err(|_| ());
-        let answer = answer(result, self.scratch);
         for &c in mines.iter().chain(safe) {
             self.board.set(c, Cell::Unknown);
         }
-        answer
+        result
     }
 }
 
@@ -218,9 +225,12 @@ fn is_free(trial: &mut Trial, pattern: &Pattern, k: usize) -> bool {
 }
 
 /// A free guess on `board` (no cell proven safe; see the module doc), the
-/// first found: pairs in cell order, then boxes.
+/// first found: pairs in cell order, then boxes. `p` holds the
+/// probabilities of `board` (the trials count from them), with `density`
+/// when it has no total; `scratch` is working space.
 pub fn free_guess(
     board: &Board,
+    p: &Probabilities,
     scratch: &mut Probabilities,
     density: Option<f64>,
     budget: &Budget,
@@ -229,9 +239,11 @@ pub fn free_guess(
     let unknown = |c: u32| board.cell(c) == Cell::Unknown;
     let mut trial = Trial {
         board: board.clone(),
+        base: p,
         scratch,
         density,
         budget,
+        changed: Vec::with_capacity(8),
     };
     for t in (0..grid.len() as u32).filter(|&t| unknown(t) && board.on_frontier(t)) {
         for u in partners(grid, t, true).filter(|&u| unknown(u) && board.on_frontier(u)) {
@@ -294,9 +306,11 @@ pub fn influence(
     let base = p.log10_layouts();
     let mut trial = Trial {
         board: board.clone(),
+        base: p,
         scratch,
         density: None,
         budget,
+        changed: Vec::with_capacity(8),
     };
     let (mut in_pairs, mut in_boxes, mut outside) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     // `P(first way ∧ S)` of a pattern worth counting.
@@ -373,7 +387,9 @@ mod tests {
     /// The free guess of `board`, with fresh buffers.
     fn free(board: &Board) -> Option<u32> {
         let budget = Budget::default_limits();
-        free_guess(board, &mut Probabilities::new(), None, &budget)
+        let mut p = Probabilities::new();
+        p.compute(board, None, &budget).unwrap();
+        free_guess(board, &p, &mut Probabilities::new(), None, &budget)
     }
 
     #[test]

@@ -121,6 +121,7 @@ mod component;
 mod exact;
 pub mod number;
 mod outer;
+mod packed;
 
 use crate::board::{Board, Contradiction};
 use crate::budget::{Budget, OverBudget};
@@ -237,6 +238,8 @@ pub struct Probabilities {
     /// Buffers.
     plan_scratch: PlanScratch,
     work: Work,
+    /// The packed programmes' components and buffers.
+    packed: packed::Packed,
 }
 
 /// What one run writes.
@@ -265,7 +268,7 @@ impl Probabilities {
         density: Option<f64>,
         budget: &Budget,
     ) -> Result<(), ProbabilityError> {
-        self.compute_within(board, density, budget, ACCURACY, false)
+        self.compute_within(board, density, budget, Ask::WORDED)
             .map_err(|stop| stop.explained(board))
     }
 
@@ -281,30 +284,139 @@ impl Probabilities {
         density: Option<f64>,
         budget: &Budget,
     ) -> Result<bool, ProbabilityError> {
-        match self.compute_within(board, density, budget, ACCURACY, false) {
+        let ask = Ask {
+            worded: false,
+            ..Ask::WORDED
+        };
+        Self::consistent(self.compute_within(board, density, budget, ask))
+    }
+
+    /// [`Probabilities::compute_if_consistent`] of `board`, a position
+    /// that differs from the one `base` holds the probabilities of only in
+    /// the cells `changed` (a player revealing a cell it considers, or
+    /// setting a few cells to mines and safe cells): the frontier
+    /// components no changed cell touches are taken from `base` as they
+    /// are counted there, and only the others are counted. The answer is
+    /// the one `compute_if_consistent` gives, bit for bit (the components
+    /// are the same programmes either way); when `base` was not counted
+    /// by packed programmes (see the module doc, "Incremental counts"),
+    /// `board` is counted whole.
+    ///
+    /// The caller vouches for `changed`: a cell that differs but is not
+    /// listed makes the answer wrong.
+    pub fn compute_changed(
+        &mut self,
+        board: &Board,
+        base: &Probabilities,
+        changed: &[u32],
+        density: Option<f64>,
+        budget: &Budget,
+    ) -> Result<bool, ProbabilityError> {
+        let from = (base.packed.used && base.per_cell.len() == board.grid().len())
+            .then_some((base, changed));
+        let ask = Ask {
+            worded: false,
+            from,
+            ..Ask::WORDED
+        };
+        Self::consistent(self.compute_within(board, density, budget, ask))
+    }
+
+    /// The number of layouts (`log10`, [`Probabilities::log10_layouts`])
+    /// of `board`, a position that differs from the one `base` holds the
+    /// probabilities of only in the cells `changed`, or `None` when no
+    /// layout fits: a player's trial that needs the count alone (a
+    /// pattern's share of the layouts, whether a layout fits). It is the
+    /// count [`Probabilities::compute_changed`] gives, bit for bit, but no
+    /// probability is computed: only the components the changes touch are
+    /// counted, forward only (the counts, not the probabilities, see the
+    /// module doc). Afterwards this counter holds no probabilities (as
+    /// after a failed computation) until the next computation.
+    pub fn layouts_changed(
+        &mut self,
+        board: &Board,
+        base: &Probabilities,
+        changed: &[u32],
+        density: Option<f64>,
+        budget: &Budget,
+    ) -> Result<Option<f64>, ProbabilityError> {
+        let packed = base.packed.used
+            && base.per_cell.len() == board.grid().len()
+            && board.unknown_count() as f64 <= F64_RANGE_BITS;
+        if let (true, Some(remaining)) = (packed, board.remaining_mines()) {
+            self.mode = None;
+            self.precision = None;
+            self.per_cell.clear();
+            self.closed.clear();
+            self.packed.used = false;
+            if remaining < 0 {
+                return Ok(None);
+            }
+            let from = packed::Dirty {
+                parts: &base.packed.parts,
+                part_of: &base.packed.part_of,
+                changed,
+                closed: &base.closed,
+            };
+            let counted = self.packed.count(
+                board,
+                remaining as u64,
+                Some(from),
+                &mut self.closed,
+                budget,
+                &mut self.work.keys,
+                None,
+            );
+            match counted {
+                Ok(log2) => return Ok(Some(log2 * std::f64::consts::LOG10_2)),
+                Err(packed::Unpacked::NoLayout) => return Ok(None),
+                Err(packed::Unpacked::Failed(f)) => {
+                    return match Stop::from(f) {
+                        Stop::NoLayout => Ok(None),
+                        Stop::Error(e) => Err(e),
+                    }
+                }
+                // Counted by the general programme, with its
+                // probabilities.
+                Err(packed::Unpacked::General) => {}
+            }
+        }
+        Ok(self
+            .compute_changed(board, base, changed, density, budget)?
+            .then(|| self.log10_layouts()))
+    }
+
+    /// What [`Probabilities::compute_if_consistent`] answers for a
+    /// computation's result.
+    fn consistent(result: Result<(), Stop>) -> Result<bool, ProbabilityError> {
+        match result {
             Ok(()) => Ok(true),
             Err(Stop::NoLayout | Stop::Error(ProbabilityError::Contradiction(_))) => Ok(false),
             Err(Stop::Error(e)) => Err(e),
         }
     }
 
-    /// [`Probabilities::compute`] with the accuracy to guarantee, and a
-    /// switch to skip the `f64` path (tests); a board no layout fits is
-    /// left unexplained.
+    /// [`Probabilities::compute`] as `ask` says; a board no layout fits is
+    /// left unexplained (but see [`Ask::worded`]).
     fn compute_within(
         &mut self,
         board: &Board,
         density: Option<f64>,
         budget: &Budget,
-        accuracy: f64,
-        wide_only: bool,
+        ask: Ask<'_>,
     ) -> Result<(), Stop> {
+        let Ask {
+            accuracy,
+            wide_only,
+            packed,
+            worded,
+            from,
+        } = ask;
         let n = board.grid().len();
+        self.packed.used = false;
         self.per_cell.clear();
         self.per_cell.resize(n, f64::NAN);
         self.closed.clear();
-        self.closed
-            .extend((0..n as u32).filter(|&i| board.cell(i).is_unknown()));
         self.mode = None;
         self.precision = None;
         self.error_bound = 0.0;
@@ -319,6 +431,52 @@ impl Probabilities {
                 None => return Err(ProbabilityError::NoMineCount.into()),
             },
         };
+        if let (Mode::Total { remaining }, false, true) = (mode, wide_only, packed) {
+            if board.unknown_count() as f64 <= F64_RANGE_BITS {
+                let mut out = Output {
+                    per_cell: &mut self.per_cell,
+                    error_bound: 0.0,
+                    log2_layouts: 0.0,
+                    log2_weight: 0.0,
+                    known_counts: &mut self.known_counts,
+                };
+                let from = from.map(|(base, changed)| packed::Dirty {
+                    parts: &base.packed.parts,
+                    part_of: &base.packed.part_of,
+                    changed,
+                    closed: &base.closed,
+                });
+                let counted = self.packed.count(
+                    board,
+                    remaining,
+                    from,
+                    &mut self.closed,
+                    budget,
+                    &mut self.work.keys,
+                    Some(&mut out),
+                );
+                match counted {
+                    Ok(_) if out.error_bound <= accuracy => {
+                        self.precision = Some(Precision::F64);
+                        self.error_bound = out.error_bound;
+                        self.log10_layouts = out.log2_layouts * std::f64::consts::LOG10_2;
+                        self.log10_weight = out.log2_weight * std::f64::consts::LOG10_2;
+                        self.mode = Some(mode);
+                        return Ok(());
+                    }
+                    Err(packed::Unpacked::NoLayout) if !worded => return Err(Stop::NoLayout),
+                    Err(packed::Unpacked::Failed(f)) => return Err(f.into()),
+                    // Counted by the general programme, from the start.
+                    _ => {
+                        self.packed.used = false;
+                        self.per_cell.iter_mut().for_each(|p| *p = f64::NAN);
+                    }
+                }
+            }
+        }
+        self.closed.clear();
+        self.closed
+            .extend((0..n as u32).filter(|&i| board.cell(i).is_unknown()));
         self.system
             .rebuild(board)
             .map_err(ProbabilityError::Contradiction)?;
@@ -383,7 +541,7 @@ impl Probabilities {
     /// The mine probability of `cell`, `None` if it is not closed.
     #[inline]
     pub fn probability(&self, cell: u32) -> Option<f64> {
-        let p = self.per_cell[cell as usize];
+        let p = *self.per_cell.get(cell as usize)?;
         (!p.is_nan()).then_some(p)
     }
 
@@ -457,6 +615,15 @@ impl Probabilities {
         let (system, Some(mode)) = (&self.system, self.mode) else {
             panic!("Probabilities::layouts before a successful compute");
         };
+        if self.packed.used {
+            return exact::layouts_of(
+                self.packed.exact_counts(),
+                mode,
+                self.packed.interior,
+                budget,
+            )
+            .map_err(ProbabilityError::OverBudget);
+        }
         exact::layouts(
             system,
             &self.plan_pool[..self.plans],
@@ -468,6 +635,35 @@ impl Probabilities {
         )
         .map_err(ProbabilityError::OverBudget)
     }
+}
+
+/// How [`Probabilities::compute_within`] is asked to compute.
+#[derive(Clone, Copy)]
+struct Ask<'a> {
+    /// The accuracy to guarantee.
+    accuracy: f64,
+    /// Skip the `f64` paths (tests).
+    wide_only: bool,
+    /// Try the packed programmes first (tests turn it off to compare).
+    packed: bool,
+    /// A board no layout fits gets the contradiction the constraint
+    /// system words (a number that cannot be met) where there is one, as
+    /// the general programme finds it.
+    worded: bool,
+    /// A counted position this one differs from in the listed cells
+    /// ([`Probabilities::compute_changed`]).
+    from: Option<(&'a Probabilities, &'a [u32])>,
+}
+
+impl Ask<'_> {
+    /// What [`Probabilities::compute`] asks.
+    const WORDED: Ask<'static> = Ask {
+        accuracy: ACCURACY,
+        wide_only: false,
+        packed: true,
+        worded: true,
+        from: None,
+    };
 }
 
 /// Why [`Probabilities::compute_within`] stopped.
