@@ -397,8 +397,25 @@ impl Probabilities {
     }
 
     /// [`Probabilities::compute`] as `ask` says; a board no layout fits is
-    /// left unexplained (but see [`Ask::worded`]).
+    /// left unexplained (but see [`Ask::worded`]). After a failure no
+    /// cell has a probability.
     fn compute_within(
+        &mut self,
+        board: &Board,
+        density: Option<f64>,
+        budget: &Budget,
+        ask: Ask<'_>,
+    ) -> Result<(), Stop> {
+        let result = self.compute_asked(board, density, budget, ask);
+        if result.is_err() {
+            self.per_cell.clear();
+            self.closed.clear();
+        }
+        result
+    }
+
+    /// [`Probabilities::compute_within`], but for what a failure leaves.
+    fn compute_asked(
         &mut self,
         board: &Board,
         density: Option<f64>,
@@ -414,8 +431,11 @@ impl Probabilities {
         } = ask;
         let n = board.grid().len();
         self.packed.used = false;
-        self.per_cell.clear();
-        self.per_cell.resize(n, f64::NAN);
+        // Every cell is written below: NaN, or the cell's probability.
+        if self.per_cell.len() != n {
+            self.per_cell.clear();
+            self.per_cell.resize(n, f64::NAN);
+        }
         self.closed.clear();
         self.mode = None;
         self.precision = None;
@@ -467,13 +487,11 @@ impl Probabilities {
                     Err(packed::Unpacked::NoLayout) if !worded => return Err(Stop::NoLayout),
                     Err(packed::Unpacked::Failed(f)) => return Err(f.into()),
                     // Counted by the general programme, from the start.
-                    _ => {
-                        self.packed.used = false;
-                        self.per_cell.iter_mut().for_each(|p| *p = f64::NAN);
-                    }
+                    _ => self.packed.used = false,
                 }
             }
         }
+        self.per_cell.fill(f64::NAN);
         self.closed.clear();
         self.closed
             .extend((0..n as u32).filter(|&i| board.cell(i).is_unknown()));

@@ -91,9 +91,15 @@ const SPARE_PARTS: usize = 64;
 /// some layers' values beyond this; a packed one keeps them all).
 pub(crate) const MAX_GROUPS: usize = 256;
 
-/// Most states a packed component's programme may be estimated to hold
-/// in all (the sum over its layers of the bound `component.rs` computes).
+/// Most states a packed component of more than `SMALL_COMPONENT` cells
+/// may be estimated to hold in all (the sum over its layers of the bound
+/// `component.rs` computes).
 pub(crate) const MAX_STATES: u64 = 16384;
+
+/// Most states a layer of a packed programme may hold (the general
+/// programme, which checks the memory budget layer by layer, counts
+/// beyond).
+const MAX_LAYER_STATES: usize = 4096;
 
 /// The same threshold as `component.rs`'s: beyond `SMALL_COMPONENT` cells,
 /// a breadth-first programme estimated above this many states per cell is
@@ -309,7 +315,7 @@ pub(crate) struct Dirty<'a> {
 impl Packed {
     /// Counts `board` (total known, `remaining` mines for its closed
     /// cells, at most 1000 closed cells) packed: its closed cells into
-    /// `closed`, the rest into `out` (whose cells are NaN beforehand);
+    /// `closed`, the rest into `out` (every cell written);
     /// `from` names a counted position it differs from in a few cells,
     /// whose untouched components are taken as they are. Without `out`,
     /// only the number of layouts is counted (its `log2` is returned
@@ -384,13 +390,15 @@ impl Packed {
             };
             let combined = combine(&counts, remaining, interior, budget, ticks)?;
             let mut bound = 0.0f64;
+            // Every cell: NaN, or for a closed one the interior's
+            // probability (the frontier's are overwritten below).
+            let mut p = f64::NAN;
             if let Some(w) = combined.interior {
-                // Every closed cell first; the frontier's are overwritten.
-                let (p, b) = probability(&w);
-                bound = b;
-                for &c in closed.iter() {
-                    out.per_cell[c as usize] = p;
-                }
+                let (q, b) = probability(&w);
+                (p, bound) = (q, b);
+            }
+            for (x, cell) in out.per_cell.iter_mut().zip(board.cells()) {
+                *x = if cell.is_unknown() { p } else { f64::NAN };
             }
             let s = &mut self.scratch;
             for (c, part) in parts.iter().enumerate() {
@@ -488,7 +496,16 @@ impl Packed {
                             }
                         }
                         Cell::Revealed(_) => {
-                            result = equation(s, board, i as u32);
+                            // A number without a closed neighbour must be
+                            // met already.
+                            result = if board.unknown_around(i as u32) == 0 {
+                                match board.effective(i as u32) {
+                                    Some((0, _)) => Ok(()),
+                                    _ => Err(Unpacked::NoLayout),
+                                }
+                            } else {
+                                equation(s, board, i as u32)
+                            };
                             if result.is_err() {
                                 break;
                             }
@@ -828,9 +845,10 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     part.steps.reserve(groups);
     let mut free: u32 = (1 << LANES) - 1;
     let mut lanes = 0;
-    let (mut lo, mut hi, mut keep) = (0u128, 0u128, 0u128);
-    let mut factor = [1u64; LANES as usize];
-    let mut layer = 1u64;
+    // Each lane's bounds, whether it stays open, and the values its
+    // partial sum can take, a byte each.
+    let (mut lo, mut hi, mut keep) = ([0u8; 16], [0u8; 16], [0u8; 16]);
+    let mut factor = [1u8; LANES as usize];
     let mut states = 0u64;
     // The bound decides on the order beyond `SMALL_COMPONENT` cells only.
     let estimate = n > SMALL_COMPONENT;
@@ -849,39 +867,39 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
                 lanes = lanes.max(lane + 1);
                 free &= free - 1;
                 eq.lane = lane as u8;
-                hi |= eq.target as u128 * LANE[lane as usize];
+                hi[lane as usize] = eq.target;
             }
             let lane = eq.lane as usize;
             let left = eq.left - size;
             eq.left = left;
-            let one = LANE[lane];
-            let all = 0xFF * one;
-            add |= one;
-            lo = lo & !all | eq.target.saturating_sub(left) as u128 * one;
-            if estimate {
-                let range = partial_sum_range(eq.target, eq.vars.len() as u8 - left, left) as u64;
-                layer = layer / factor[lane] * range;
-                factor[lane] = range;
-            }
+            add |= LANE[lane];
+            lo[lane] = eq.target.saturating_sub(left);
+            factor[lane] = partial_sum_range(eq.target, eq.vars.len() as u8 - left, left) as u8;
             if left > 0 {
-                keep |= all;
+                keep[lane] = 0xFF;
             } else {
-                keep &= !all;
+                keep[lane] = 0;
                 closing |= 1 << lane;
             }
         }
         part.steps.push(Step {
             add,
-            lo,
-            hi,
-            keep,
+            lo: u128::from_le_bytes(lo),
+            hi: u128::from_le_bytes(hi),
+            keep: u128::from_le_bytes(keep),
             size,
         });
-        states += layer;
+        if estimate {
+            // At most 16 factors of at most 9: exact.
+            states += factor.iter().map(|&f| f as u64).product::<u64>();
+        }
         // The closed equations' lanes are 0 again, and free.
         free |= closing;
-        hi &= keep;
-        lo &= keep;
+        while closing != 0 {
+            let lane = closing.trailing_zeros() as usize;
+            closing &= closing - 1;
+            (lo[lane], hi[lane], factor[lane]) = (0, 0, 1);
+        }
     }
     let n = n as u64;
     if states > MAX_STATES
@@ -1063,6 +1081,9 @@ fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked
         let next_len = next_keys.len();
         if next_len == 0 {
             return Err(Unpacked::NoLayout);
+        }
+        if next_len > MAX_LAYER_STATES {
+            return Err(Unpacked::General);
         }
         let next_spans = &spans[next_span_base..];
         let next_lo = next_spans.iter().map(|x| x.0).min().unwrap_or(0) as usize;
