@@ -95,9 +95,19 @@ enum Expected {
 /// Compares the counter with the enumeration on one board, with its total
 /// if it has one, else with `density`.
 fn check_against_enumeration(board: &Board, density: f64) -> Result<(), TestCaseError> {
-    let e = enumerate(board);
     let mut p = Probabilities::new();
     let result = p.compute(board, Some(density), &Budget::unlimited());
+    check_counted(board, density, &mut p, result)
+}
+
+/// Compares what `p` computed on `board` (`result`) with the enumeration.
+fn check_counted(
+    board: &Board,
+    density: f64,
+    p: &mut Probabilities,
+    result: Result<(), ProbabilityError>,
+) -> Result<(), TestCaseError> {
+    let e = enumerate(board);
     let remaining = board.remaining_mines();
     let layouts: u64 = match remaining {
         Some(r) if r < 0 || r as usize >= e.all.len() => 0,
@@ -193,6 +203,103 @@ fn check_against_enumeration(board: &Board, density: f64) -> Result<(), TestCase
     let exact = p.layouts(&Budget::unlimited()).unwrap();
     prop_assert_eq!(exact, BigUint::from(layouts));
     Ok(())
+}
+
+/// The board of `case` with a total, and some changes to it as a player's
+/// look-ahead and trials make them: the first of `picks` (closed cells)
+/// revealed as a number it can show (`value`, clamped to the range), or
+/// set to a mine or a safe cell, by `kinds`; then the other picks set to
+/// mines or safe cells. Returns the board and the changed cells.
+fn changed(
+    case: &Case,
+    picks: &[prop::sample::Index],
+    kinds: &[u8],
+    value: u8,
+) -> (Board, Board, Vec<u32>) {
+    let board = match case.board.total_mines() {
+        Some(_) => case.board.clone(),
+        None => {
+            let cells = case.board.cells().to_vec();
+            Board::new(case.board.grid(), cells, case.other_total().total_mines())
+        }
+    };
+    let grid = board.grid();
+    let closed: Vec<u32> = (0..grid.len() as u32)
+        .filter(|&c| board.cell(c) == Cell::Unknown)
+        .collect();
+    let mut next = board.clone();
+    let mut cells: Vec<u32> = Vec::new();
+    if closed.is_empty() {
+        return (board, next, cells);
+    }
+    for (k, (pick, &kind)) in picks.iter().zip(kinds).enumerate() {
+        let c = closed[pick.index(closed.len())];
+        if cells.contains(&c) {
+            continue;
+        }
+        cells.push(c);
+        let state = match (k, kind) {
+            (0, 0) => {
+                let known = grid
+                    .neighbours(c)
+                    .iter()
+                    .filter(|&&n| board.cell(n) == Cell::Mine)
+                    .count() as u8;
+                Cell::Revealed(known + value % (board.unknown_around(c) as u8 + 1))
+            }
+            (_, 1) => Cell::Safe,
+            _ => Cell::Mine,
+        };
+        next.set(c, state);
+    }
+    (board, next, cells)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A count after changes (`compute_changed`, from the count of the
+    /// board before them, which keeps the components they do not touch)
+    /// equals the enumerated fractions of the changed board, and the count
+    /// alone (`layouts_changed`, forward only) its number of layouts.
+    #[test]
+    fn probabilities_after_changes_equal_the_enumerated_fractions(
+        case in prop_oneof![consistent(), played(), endgame(), sparse()],
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 1..4),
+        kinds in prop::collection::vec(0u8..3, 1..4),
+        value in 0u8..9) {
+        let (board, next, cells) = changed(&case, &picks, &kinds, value);
+        let budget = Budget::unlimited();
+        let mut base = Probabilities::new();
+        prop_assume!(base.compute_if_consistent(&board, None, &budget) == Ok(true));
+        let mut p = Probabilities::new();
+        let result = match p.compute_changed(&next, &base, &cells, None, &budget) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(ProbabilityError::Contradiction(
+                sapper_engine::Contradiction::new(Vec::new(), "no layout"),
+            )),
+            Err(e) => Err(e),
+        };
+        check_counted(&next, 0.5, &mut p, result)?;
+        let layouts = brute_layouts(&next);
+        let count = p.layouts_changed(&next, &base, &cells, None, &budget).unwrap();
+        match count {
+            None => prop_assert_eq!(layouts, 0),
+            Some(log10) => prop_assert!(
+                ((layouts as f64).log10() - log10).abs() < 1e-9,
+                "10^{} layouts against {} on {:?}", log10, layouts, next
+            ),
+        }
+    }
+}
+
+/// The number of layouts of a board with its total, by enumeration.
+fn brute_layouts(board: &Board) -> u64 {
+    let e = enumerate(board);
+    match board.remaining_mines() {
+        Some(r) if r >= 0 && (r as usize) < e.all.len() => e.all[r as usize],
+        _ => 0,
+    }
 }
 
 /// Both ways: the board as drawn (total or not), and the other way.

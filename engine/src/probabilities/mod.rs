@@ -48,6 +48,53 @@
 //! 5. The exact number of layouts is summed in big integers only when asked
 //!    ([`Probabilities::layouts`], `exact.rs`).
 //!
+//! # Packed programmes
+//!
+//! Positions with their total and at most 1000 closed cells, whose
+//! components are not too wide or long, are counted by *packed*
+//! programmes (`packed.rs`): the very programme of steps 1–4 (the same
+//! breadth-first order, groups — cells that lie in the same equations, the
+//! *boxes* of other solvers —, states numbered in the same order, the same
+//! floating-point operations in the same order, so the same bits), with
+//! the board read in one pass and each state of a layer held in one
+//! machine word: a byte *lane* per open equation (at most 16), a step's
+//! viability checked for all lanes at once by two subtractions. A packed
+//! component's forward counts are integers below `2^53` (else the position
+//! goes to the general programme), so they are exact and the exact number
+//! of layouts needs no second pass. Anything else — a density, a larger
+//! board, a component with more than 16 open equations at once, more than
+//! 256 groups, a layer of more than 4,096 states, or one whose breadth-first
+//! programme is estimated too large (the general programme orders it
+//! greedily) — is counted by the general programme from the start.
+//!
+//! # Incremental counts
+//!
+//! A player asks for the position after revealing one cell, or after
+//! setting a few to mines and safe cells, many times per move.
+//! [`Probabilities::compute_changed`] counts such a position from the
+//! count of the position before the change (both packed): a changed cell
+//! `x` changes the equations of the numbers in its 3×3 block and no
+//! other, and each of those numbers' variables lies in its own 3×3 block;
+//! so every component holding `x` or such a variable is rebuilt from the
+//! equations of its numbers and of the numbers next to `x`, and every
+//! other component — the same cells, the same equations, so the same
+//! programme — is taken as it is, with its forward layers (components are
+//! shared by reference count). The outer programme and the backward passes
+//! run as for a whole count, so the answer is the whole count's, bit for
+//! bit (tested against the general programme and against enumeration).
+//!
+//! [`Probabilities::layouts_changed`] is the *forward-only* count: only the
+//! number of layouts, for a trial that needs no probability (a 50/50
+//! pattern's share, whether a layout fits). It runs the forward passes of
+//! the rebuilt components and the outer programme up to `Z`, not the
+//! outside weights nor the backward passes. Its count is the whole count's
+//! as long as the whole count would not fall back to double-double (see
+//! "Accuracy"): that is checked from a bound of every group's error bound
+//! that needs no backward pass (each component keeps the most its backward
+//! pass can add to the outside weights' error, and the outer programme
+//! gives the outside weights' error without the weights); when it does not
+//! hold, the position is computed whole.
+//!
 //! The cost is linear in the board (building the system) plus, per
 //! component, `groups × states per layer × mine counts per layer` for each
 //! pass, plus the outer tree, `Σ` over its nodes of the product of its
@@ -114,8 +161,9 @@
 //! # Reuse
 //!
 //! [`Probabilities`] keeps its buffers from one call to the next (a player
-//! asks many times per game); the exact count of layouts, which needs big
-//! integers, is computed only by [`Probabilities::layouts`].
+//! asks many times per game), and its packed components for the counts
+//! after changes; the exact count of layouts, which needs big integers, is
+//! computed only by [`Probabilities::layouts`].
 
 mod component;
 mod exact;

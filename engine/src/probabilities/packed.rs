@@ -1037,47 +1037,29 @@ fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked
     let (keys, next_keys, table) = K::buffers(s);
     keys.clear();
     keys.push(K::ZERO);
+    // The bound on what the backward pass adds (see `Part::back_err`).
+    let (mut above, mut own) = (0.0f64, 0.0f64);
     for (step_no, step) in steps.iter().enumerate() {
         let g = step.size as usize;
         let gp = g + 1;
-        let (add, lo_mask, hi_mask, keep) = (
-            K::of(step.add),
-            K::of(step.lo),
-            K::of(step.hi) | K::H,
-            K::of(step.keep),
-        );
         let len = keys.len();
         let span_base = state_start[step_no] as usize;
         let next_span_base = span_base + len;
         debug_assert_eq!(spans.len(), next_span_base);
-        next_keys.clear();
-        let mut lookup = Lookup::new(table);
         let succ_base = succ.len();
         succ_start.push(succ_base as u32);
         succ.resize(succ_base + len * gp, NONE);
-        for (si, &key) in keys.iter().enumerate() {
-            let (first, last) = spans[span_base + si];
-            let mut x = key;
-            for j in 0..gp {
-                // Above a target: so is every larger j.
-                if hi_mask.minus(x) & K::H != K::H {
-                    break;
-                }
-                if (x | K::H).minus(lo_mask) & K::H == K::H {
-                    let (t, new) = lookup.find_or_insert(next_keys, x & keep);
-                    let span = (first + j as u32, last + j as u32);
-                    if new {
-                        spans.push(span);
-                    } else {
-                        let at = &mut spans[next_span_base + t as usize];
-                        at.0 = at.0.min(span.0);
-                        at.1 = at.1.max(span.1);
-                    }
-                    succ[succ_base + si * gp + j] = t;
-                }
-                x = x.plus(add);
-            }
-        }
+        let moves = successors(
+            step,
+            keys,
+            next_keys,
+            table,
+            spans,
+            span_base,
+            &mut succ[succ_base..],
+        );
+        above += U64 * (g + 2) as f64;
+        own = own.max(U64 * (width[step_no] as usize + 3 + moves) as f64);
         let next_len = next_keys.len();
         if next_len == 0 {
             return Err(Unpacked::NoLayout);
@@ -1095,22 +1077,15 @@ fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked
         let dst_start = values.len();
         values.resize(dst_start + next_len * next_width, 0.0);
         let (src, dst) = values.split_at_mut(dst_start);
-        let src = &src[src_start..src_start + len * w];
-        let transitions = &succ[succ_base..succ_base + len * gp];
-        for (si, moves) in transitions.chunks_exact(gp).enumerate() {
-            let (first, last) = spans[span_base + si];
-            let row = &src[si * w + first as usize - l..si * w + last as usize + 1 - l];
-            for (j, &t) in moves.iter().enumerate() {
-                if t == NONE {
-                    continue;
-                }
-                let c = BINOMIAL[g][j] as f64;
-                let at = t as usize * next_width + first as usize + j - next_lo;
-                for (d, x) in dst[at..at + row.len()].iter_mut().zip(row) {
-                    *d += *x * c;
-                }
-            }
-        }
+        accumulate(
+            &src[src_start..src_start + len * w],
+            (l, w),
+            &spans[span_base..next_span_base],
+            &succ[succ_base..succ_base + len * gp],
+            g,
+            dst,
+            (next_lo, next_width),
+        );
         if !exact && dst.iter().any(|&v| v >= 9_007_199_254_740_992.0) {
             return Err(Unpacked::General);
         }
@@ -1120,18 +1095,95 @@ fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked
         std::mem::swap(keys, next_keys);
     }
     succ_start.push(succ.len() as u32);
-    // The bound on what the backward pass adds (see `Part::back_err`).
-    let (mut above, mut own) = (0.0f64, 0.0f64);
-    for (i, step) in steps.iter().enumerate() {
-        above += U64 * (step.size as usize + 2) as f64;
-        let transitions = succ[succ_start[i] as usize..succ_start[i + 1] as usize]
-            .iter()
-            .filter(|&&t| t != NONE)
-            .count();
-        own = own.max(U64 * (width[i] as usize + 3 + transitions) as f64);
-    }
     *back_err = above + own;
     Ok(())
+}
+
+/// One step's transitions: each state of `keys` (spans from `span_base`
+/// in `spans`) with `0..=size` mines, its successor (numbered in the order
+/// first reached) into `succ` (left `NONE` when not viable); the
+/// successors' keys into `next_keys`, their spans appended to `spans`.
+/// Returns the number of viable transitions.
+#[inline(never)]
+fn successors<K: Key>(
+    step: &Step,
+    keys: &[K],
+    next_keys: &mut Vec<K>,
+    table: &mut Vec<u32>,
+    spans: &mut Vec<(u32, u32)>,
+    span_base: usize,
+    succ: &mut [u32],
+) -> usize {
+    let gp = step.size as usize + 1;
+    let (add, lo_mask, hi_mask, keep) = (
+        K::of(step.add),
+        K::of(step.lo),
+        K::of(step.hi) | K::H,
+        K::of(step.keep),
+    );
+    let next_span_base = span_base + keys.len();
+    next_keys.clear();
+    let mut lookup = Lookup::new(table);
+    let mut moves = 0;
+    for ((si, &key), out) in keys.iter().enumerate().zip(succ.chunks_exact_mut(gp)) {
+        let (first, last) = spans[span_base + si];
+        let mut x = key;
+        for (j, slot) in out.iter_mut().enumerate() {
+            // Above a target: so is every larger j.
+            if hi_mask.minus(x) & K::H != K::H {
+                break;
+            }
+            if (x | K::H).minus(lo_mask) & K::H == K::H {
+                let (t, new) = lookup.find_or_insert(next_keys, x & keep);
+                let span = (first + j as u32, last + j as u32);
+                if new {
+                    spans.push(span);
+                } else {
+                    let at = &mut spans[next_span_base + t as usize];
+                    at.0 = at.0.min(span.0);
+                    at.1 = at.1.max(span.1);
+                }
+                *slot = t;
+                moves += 1;
+            }
+            x = x.plus(add);
+        }
+    }
+    moves
+}
+
+/// One step's values: each state's row of `src` (prefix counts `l..l +
+/// w`, nonzero over its span) times `C(g, j)`, added into its successor's
+/// row of `dst` (`next_lo..next_lo + next_width`) shifted by its `j`
+/// mines.
+#[inline(never)]
+fn accumulate(
+    src: &[f64],
+    (l, w): (usize, usize),
+    spans: &[(u32, u32)],
+    succ: &[u32],
+    g: usize,
+    dst: &mut [f64],
+    (next_lo, next_width): (usize, usize),
+) {
+    let gp = g + 1;
+    for (si, (moves, &(first, last))) in succ.chunks_exact(gp).zip(spans).enumerate() {
+        let row = &src[si * w + first as usize - l..si * w + last as usize + 1 - l];
+        for (j, &t) in moves.iter().enumerate() {
+            if t == NONE {
+                continue;
+            }
+            let c = BINOMIAL[g][j] as f64;
+            let at = t as usize * next_width + first as usize + j - next_lo;
+            if let [x] = row {
+                dst[at] += *x * c;
+            } else {
+                for (d, x) in dst[at..at + row.len()].iter_mut().zip(row) {
+                    *d += *x * c;
+                }
+            }
+        }
+    }
 }
 
 /// An upper bound of the error bound `probability` gives a group whose
