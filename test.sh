@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test of the project, on a fresh machine with Rust and Python 3:
 #   1. Rust: unit, integration, property and doc tests (cargo test);
-#   2. Python: the `sapper` package against ms_toollib and brute force
-#      (python/test.sh: its own venv in target/pyenv);
+#   2. Python: python/test.sh builds the stripped abi3 wheel
+#      (target/wheels) and tests it installed in a fresh venv with no Rust
+#      on PATH, against ms_toollib and brute force;
 #   3. Browser: the `sapper serve` page in headless Chromium
 #      (tests/web/test.sh: installs Debian's chromium and chromium-driver
 #      when they are missing, a venv in target/webenv).

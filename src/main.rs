@@ -30,8 +30,10 @@ enum Command {
     Bench(cmd::bench::Args),
     Synth(cmd::synth::Args),
     Generate(cmd::generate::Args),
+    Metrics(cmd::metrics::Args),
     Play(cmd::play::Args),
     Engine(cmd::engine::Args),
+    Review(cmd::review::Args),
     Serve(cmd::serve::Args),
     #[command(subcommand)]
     Rules(cmd::rules::RulesCommand),
@@ -46,8 +48,10 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Synth(a) => cmd::synth::run(a),
         Command::Generate(a) => cmd::generate::run(a),
+        Command::Metrics(a) => cmd::metrics::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Engine(a) => cmd::engine::run(a),
+        Command::Review(a) => cmd::review::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Rules(c) => cmd::rules::run(c),
     };
@@ -88,9 +92,11 @@ fn one_subcommand(name: &str) -> Option<clap::Command> {
         "bench" => ("bench", cmd::bench::Args::augment_args),
         "synth" => ("synth", cmd::synth::Args::augment_args),
         "generate" => ("generate", cmd::generate::Args::augment_args),
+        "metrics" => ("metrics", cmd::metrics::Args::augment_args),
         "play" => ("play", cmd::play::Args::augment_args),
         "engine" => ("engine", cmd::engine::Args::augment_args),
         "serve" => ("serve", cmd::serve::Args::augment_args),
+        "review" => ("review", cmd::review::Args::augment_args),
         _ => return None,
     };
     Some(clap::Command::new("sapper").subcommand(augment(clap::Command::new(name))))

@@ -31,10 +31,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect();
         println!("{}", row.join(""));
     }
-    println!("safest: {:?}", report.safest);
+    let safest: Vec<String> = report.safest.iter().map(|c| c.to_string()).collect();
+    println!("safest: {}", safest.join(" "));
+    // `Engine::probabilities` always counts the layouts exactly.
+    let layouts = report.layouts.expect("counted");
     println!(
-        "layouts: {} (10^{:.2}), every probability within {:e}",
-        report.layouts, report.log10_layouts, report.error_bound
+        "layouts: {layouts} (10^{:.2}), every probability within {:e}",
+        report.log10_layouts, report.error_bound
     );
 
     // Many positions: one counter, its buffers reused.

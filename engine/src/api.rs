@@ -11,12 +11,22 @@ use crate::play::{
     self, GameRecord, Guessing, Move, Player, Policy, SapperPlayer, ENDGAME_LAYOUTS,
 };
 use crate::probabilities::Probabilities;
+use crate::report::{AnalysisReport, ProbabilityReport, RowCol};
 use crate::rules::load::{self, LoadNote, Loaded, Trust};
 use crate::solver::{self, Analysis, BySource, Layers, RuleTiers, SolveOutcome};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// One layer of the analysis ([`Engine::analyse_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// The rules alone, to their own fixpoint.
+    Rules,
+    /// The four methods alone.
+    Methods,
+}
 
 /// Which rules the engine matches before its four methods.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,8 +60,10 @@ pub enum Rules {
 /// assert_eq!(analysis.deductions.len(), 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[derive(Clone)]
 pub struct Engine {
-    rules: Option<RuleTiers>,
+    /// Shared: a clone of the engine (another budget) costs nothing.
+    rules: Option<std::sync::Arc<RuleTiers>>,
     budget: Budget,
     note: Option<LoadNote>,
 }
@@ -73,7 +85,7 @@ impl Engine {
         };
         Ok(match loaded {
             Some(Loaded { tiers, note }) => Engine {
-                rules: Some(tiers),
+                rules: Some(std::sync::Arc::new(tiers)),
                 budget: Budget::default_limits(),
                 note,
             },
@@ -86,9 +98,10 @@ impl Engine {
     }
 
     /// The engine over rule tiers the caller built or loaded.
+    #[doc(hidden)]
     pub fn from_tiers(rules: Option<RuleTiers>) -> Engine {
         Engine {
-            rules,
+            rules: rules.map(std::sync::Arc::new),
             budget: Budget::default_limits(),
             note: None,
         }
@@ -101,8 +114,9 @@ impl Engine {
     }
 
     /// The rules matched first, if any.
+    #[doc(hidden)]
     pub fn rules(&self) -> Option<&RuleTiers> {
-        self.rules.as_ref()
+        self.rules.as_deref()
     }
 
     /// The budget of each computation.
@@ -118,9 +132,10 @@ impl Engine {
 
     /// The layers of one computation: the rules, the methods, and the
     /// budget with its clock started now.
+    #[doc(hidden)]
     pub fn layers(&self) -> Layers<'_> {
         Layers {
-            rules: self.rules.as_ref(),
+            rules: self.rules.as_deref(),
             methods: true,
             budget: self.budget.restarted(),
         }
@@ -158,11 +173,47 @@ impl Engine {
             .map_err(|e| Error::from_solve(e, field.grid))
     }
 
+    /// [`Engine::solve_with_table`], also learning rules: each cell a
+    /// method proves whose supporting numbers fit a 6×6 window gives a
+    /// rule, proven by enumeration ([`rules::learn`](crate::rules::learn)).
+    pub fn solve_learning(
+        &self,
+        field: &Field,
+        table: &mut MethodTable,
+    ) -> Result<(SolveOutcome, Vec<crate::rules::Rule>), Error> {
+        let mut learned = Vec::new();
+        let mut observe = |board: &Board, f: crate::Forced, _: crate::Method| {
+            learned.extend(crate::rules::learn::learn(board, f));
+        };
+        let outcome = solver::solve_field_with(field, self.layers(), table, Some(&mut observe))
+            .map_err(|e| Error::from_solve(e, field.grid))?;
+        Ok((outcome, learned))
+    }
+
     /// Every forced cell of `position`, to the fixpoint, each with the rule
     /// order or method that proved it. Complete: a closed cell not reported
     /// can be a mine in one layout that fits and safe in another.
     pub fn analyse(&self, position: &Position) -> Result<Analysis, Error> {
-        solver::analyse_position_with(position, self.layers(), &mut MethodTable::default())
+        self.analyse_with(position, None)
+    }
+
+    /// [`Engine::analyse`] with `only` one layer: the rules to their own
+    /// fixpoint (what single numbers and pairs of numbers allow, without
+    /// the total; only the contradictions one or two numbers show are
+    /// found), or the four methods without the rules. `None`: both, as
+    /// [`Engine::analyse`].
+    pub fn analyse_with(
+        &self,
+        position: &Position,
+        only: Option<Layer>,
+    ) -> Result<Analysis, Error> {
+        let mut layers = self.layers();
+        match only {
+            None => {}
+            Some(Layer::Rules) => layers.methods = false,
+            Some(Layer::Methods) => layers.rules = None,
+        }
+        solver::analyse_position_with(position, layers, &mut MethodTable::default())
             .map_err(|e| Error::from_method(e, position.grid))
     }
 
@@ -186,8 +237,8 @@ impl Engine {
     /// let report = engine.probabilities(&"mines 1\n?1?\n".parse::<Position>()?, None)?;
     /// assert_eq!(report.probability(0, 0), Some(0.5));
     /// assert_eq!(report.probability(0, 1), None); // a number, not closed
-    /// assert_eq!(report.safest, [(0, 0), (0, 2)]);
-    /// assert_eq!(report.layouts.to_string(), "2");
+    /// assert_eq!(report.safest, [(0, 0).into(), (0, 2).into()]);
+    /// assert_eq!(report.layouts.map(|l| l.to_string()), Some("2".into()));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn probabilities(
@@ -195,30 +246,77 @@ impl Engine {
         position: &Position,
         density: Option<f64>,
     ) -> Result<ProbabilityReport, Error> {
-        let mut counter = self.counter();
+        let options = ProbabilityOptions {
+            density,
+            ..ProbabilityOptions::default()
+        };
+        self.probabilities_with(&mut self.counter(), position, &options)
+    }
+
+    /// [`Engine::probabilities`] as `options` ask (a density, the analysis
+    /// of the forced cells, the exact count up to a board size), counted
+    /// with `counter`'s buffers. With `options.deductions`, the analysis
+    /// and the count must find the same forced cells: a difference is an
+    /// [`Error::Internal`].
+    pub fn probabilities_with(
+        &self,
+        counter: &mut Counter,
+        position: &Position,
+        options: &ProbabilityOptions,
+    ) -> Result<ProbabilityReport, Error> {
+        let grid = position.grid;
+        let analysis = if options.deductions {
+            Some(self.analyse(position)?)
+        } else {
+            None
+        };
         let board = Board::from_position(position);
-        counter.compute(&board, density)?;
-        let p = counter.probabilities();
-        let grid = board.grid();
-        let per_cell = p.per_cell().to_vec();
-        let safest = p.safest_cells().map(|c| grid.rc(c)).collect();
-        let (log10_layouts, error_bound) = (p.log10_layouts(), p.error_bound());
-        let layouts = counter.layouts()?;
-        Ok(ProbabilityReport {
+        let p = counter.compute(&board, options.density)?;
+        let (mut safe, mut mines) = (Vec::new(), Vec::new());
+        // Every cell in order: the others' NaN equals neither.
+        for (c, &x) in p.per_cell().iter().enumerate() {
+            if x == 0.0 {
+                safe.push(RowCol::of(grid, c as u32));
+            } else if x == 1.0 {
+                mines.push(RowCol::of(grid, c as u32));
+            }
+        }
+        let deductions = match analysis {
+            Some(a) => {
+                let report = AnalysisReport::new(grid, &a);
+                // Two complete analyses: the same forced cells, or a bug.
+                if (&report.safe, &report.mines) != (&safe, &mines) {
+                    return Err(Error::Internal(
+                        "the analysis and the count disagree on the forced cells".into(),
+                    ));
+                }
+                Some((report.deductions, report.by_source))
+            }
+            None => None,
+        };
+        let mut report = ProbabilityReport {
             rows: grid.h,
             cols: grid.w,
-            per_cell,
-            safest,
-            layouts,
-            log10_layouts,
-            error_bound,
-        })
+            per_cell: p.per_cell().to_vec(),
+            unknown_left: p.closed_cells().len() - safe.len() - mines.len(),
+            safe,
+            mines,
+            deductions,
+            safest: RowCol::all(grid, p.safest_cells()),
+            layouts: None,
+            log10_layouts: p.log10_layouts(),
+            error_bound: p.error_bound(),
+        };
+        if grid.len() <= options.layouts_up_to {
+            report.layouts = Some(counter.layouts()?);
+        }
+        Ok(report)
     }
 
     /// The sapper player on this engine's rules and budget (each move
     /// starts its clock), guessing with `policy` when nothing is forced.
     pub fn player(&self, policy: Policy) -> SapperPlayer<'_> {
-        SapperPlayer::new(self.rules.as_ref(), policy).with_budget(self.budget)
+        SapperPlayer::new(self.rules.as_deref(), policy).with_budget(self.budget)
     }
 
     /// The player's move on `position`: every proven-safe cell (and the
@@ -355,7 +453,11 @@ impl Engine {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Generated, Error> {
         request.level.check(request.first_click, request.start)?;
-        Ok(generate::generate(request, self.rules.as_ref(), progress)?)
+        Ok(generate::generate(
+            request,
+            self.rules.as_deref(),
+            progress,
+        )?)
     }
 
     /// [`Engine::generate`] streamed: each board is handed to `emit` as
@@ -371,7 +473,7 @@ impl Engine {
         request.level.check(request.first_click, request.start)?;
         Ok(generate::generate_each(
             request,
-            self.rules.as_ref(),
+            self.rules.as_deref(),
             progress,
             emit,
         )?)
@@ -452,35 +554,27 @@ impl Counter {
     }
 }
 
-/// What [`Engine::probabilities`] found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProbabilityReport {
-    /// Rows of the board.
-    pub rows: usize,
-    /// Columns of the board.
-    pub cols: usize,
-    /// Per cell, row after row: a closed cell's mine probability, NaN for
-    /// every other cell. Forced cells are exactly 0 or 1.
-    pub per_cell: Vec<f64>,
-    /// The closed cells of least probability, `(row, column)`.
-    pub safest: Vec<(usize, usize)>,
-    /// The exact number of layouts that fit.
-    pub layouts: BigUint,
-    /// `log10` of [`ProbabilityReport::layouts`].
-    pub log10_layouts: f64,
-    /// A proven bound on every probability's error (at most
-    /// [`ACCURACY`](crate::probabilities::ACCURACY)).
-    pub error_bound: f64,
+/// What [`Engine::probabilities_with`] computes besides the probabilities.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbabilityOptions {
+    /// Without a total in the position: each closed cell a mine with this
+    /// chance, independently (`0 < d < 1`).
+    pub density: Option<f64>,
+    /// Also analyse the position with the rules and methods, to say what
+    /// proves each forced cell (about as costly again as the count).
+    pub deductions: bool,
+    /// Count the layouts exactly (a big integer) on boards of at most this
+    /// many cells; 0 never, `usize::MAX` always (the default).
+    pub layouts_up_to: usize,
 }
 
-impl ProbabilityReport {
-    /// The mine probability of the cell at `(row, col)`, if it is closed.
-    pub fn probability(&self, row: usize, col: usize) -> Option<f64> {
-        if row >= self.rows || col >= self.cols {
-            return None;
+impl Default for ProbabilityOptions {
+    fn default() -> Self {
+        ProbabilityOptions {
+            density: None,
+            deductions: false,
+            layouts_up_to: usize::MAX,
         }
-        let p = self.per_cell[row * self.cols + col];
-        (!p.is_nan()).then_some(p)
     }
 }
 

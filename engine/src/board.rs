@@ -283,8 +283,8 @@ impl Board {
     /// that neighbour's word (`UNKNOWN` and the mask bit `d` if it is
     /// closed, `MINE` if it is a flag). Row slices, no branch on a cell's
     /// kind: in a played position open and closed cells alternate without
-    /// a pattern, so such a branch mispredicts often (`Board::new` of an
-    /// expert position: 6.0 µs with one per cell, 4.3 µs without).
+    /// a pattern, so such a branch mispredicts often (a third of
+    /// `Board::new`'s time on an expert position; docs/performance-log.md).
     fn count_around(grid: Grid, cells: &[Cell]) -> Vec<u32> {
         let (h, w) = (grid.h, grid.w);
         let base: Vec<u32> = cells

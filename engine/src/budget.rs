@@ -11,6 +11,8 @@
 //! answer: the caller reports the position as refused.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Default time for one position (the CLI's `--budget-secs`).
@@ -18,12 +20,14 @@ pub const DEFAULT_SECS: f64 = 10.0;
 /// Default memory for one position's programmes (the CLI's `--budget-mb`).
 pub const DEFAULT_BYTES: usize = 1 << 30;
 
-/// A deadline and a memory limit for one analysis.
+/// A deadline and a memory limit for one analysis, and optionally a
+/// [`Cancel`] switch that ends it at its next check.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
     deadline: Option<Instant>,
     limit: Option<Duration>,
     max_bytes: usize,
+    cancel: Option<Ticket>,
 }
 
 /// Which limit a computation hit.
@@ -34,6 +38,9 @@ pub enum Limit {
     /// The computation would keep more than this many bytes (the budget's
     /// memory limit).
     Memory(usize),
+    /// Its [`Cancel`] switch was thrown: nobody wants the answer any more
+    /// (a server's client has gone).
+    Cancelled,
 }
 
 /// An analysis gave up: `what` says what was too big (e.g. "frontier
@@ -42,7 +49,8 @@ pub enum Limit {
 pub struct OverBudget {
     /// What was too big, in words (e.g. "frontier component of 512 cells").
     pub what: String,
-    /// The limit it hit, with the budget's value for it.
+    /// The limit it hit, with the budget's value for it
+    /// ([`Limit::Cancelled`]: none, the computation was called off).
     pub limit: Limit,
     /// For a memory limit: the bytes the work was estimated to need when it
     /// gave up. Memory is checked against an estimate made before the
@@ -72,6 +80,7 @@ impl fmt::Display for OverBudget {
                 },
                 bytes >> 20
             ),
+            Limit::Cancelled => write!(f, "{} was called off before it ended", self.what),
         }
     }
 }
@@ -85,6 +94,7 @@ impl Budget {
             deadline: None,
             limit: None,
             max_bytes: usize::MAX,
+            cancel: None,
         }
     }
 
@@ -95,13 +105,32 @@ impl Budget {
             deadline: time.map(|t| Instant::now() + t),
             limit: time,
             max_bytes,
+            cancel: None,
         }
     }
 
     /// The same limits, with the time starting now: a budget made once
-    /// (from the command line) gives each position its own time.
+    /// (from the command line) gives each position its own time. The
+    /// cancel switch stays.
     pub fn restarted(&self) -> Budget {
-        Budget::new(self.limit, self.max_bytes)
+        Budget {
+            cancel: self.cancel,
+            ..Budget::new(self.limit, self.max_bytes)
+        }
+    }
+
+    /// The same budget, also ended when `cancel` is thrown.
+    pub fn with_cancel(self, cancel: &Cancel) -> Budget {
+        Budget {
+            cancel: cancel.ticket,
+            ..self
+        }
+    }
+
+    /// Whether the cancel switch, if any, was thrown.
+    #[inline]
+    pub fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(Ticket::thrown)
     }
 
     /// The CLI's defaults: [`DEFAULT_SECS`] and [`DEFAULT_BYTES`].
@@ -109,9 +138,17 @@ impl Budget {
         Budget::new(Some(Duration::from_secs_f64(DEFAULT_SECS)), DEFAULT_BYTES)
     }
 
-    /// Gives up if the deadline has passed; `what` names the work.
+    /// Gives up if the deadline has passed or the computation was
+    /// cancelled; `what` names the work.
     #[inline]
     pub fn check_time(&self, what: impl FnOnce() -> String) -> Result<(), OverBudget> {
+        if self.cancelled() {
+            return Err(OverBudget {
+                what: what(),
+                limit: Limit::Cancelled,
+                estimate: None,
+            });
+        }
         match (self.deadline, self.limit) {
             (Some(deadline), Some(limit)) if Instant::now() >= deadline => Err(OverBudget {
                 what: what(),
@@ -145,8 +182,11 @@ impl Budget {
         self.max_bytes
     }
 
-    /// When the time runs out (`None`: never).
+    /// When the time runs out (`None`: never); now, once cancelled.
     pub fn deadline(&self) -> Option<Instant> {
+        if self.cancelled() {
+            return Some(Instant::now());
+        }
         self.deadline
     }
 
@@ -155,9 +195,120 @@ impl Budget {
     pub fn out_of_time(&self, what: String) -> OverBudget {
         OverBudget {
             what,
-            limit: Limit::Time(self.limit.unwrap_or_default()),
+            limit: if self.cancelled() {
+                Limit::Cancelled
+            } else {
+                Limit::Time(self.limit.unwrap_or_default())
+            },
             estimate: None,
         }
+    }
+}
+
+/// A switch that calls off the computations whose budgets carry it
+/// ([`Budget::with_cancel`]): they give up at their next time check with
+/// [`Limit::Cancelled`]. Cheap to copy into a budget: a budget holds a
+/// ticket to one of a fixed set of shared flags, given back when the last
+/// clone of the switch is dropped (a ticket kept past that reads as
+/// thrown). When every flag is lent out, a switch has no ticket and
+/// cancels nothing.
+///
+/// ```
+/// use sapper_engine::budget::{Budget, Cancel, Limit};
+///
+/// let cancel = Cancel::new();
+/// let budget = Budget::unlimited().with_cancel(&cancel);
+/// assert!(budget.check_time(|| "a count".into()).is_ok());
+/// cancel.cancel();
+/// let refused = budget.check_time(|| "a count".into()).unwrap_err();
+/// assert_eq!(refused.limit, Limit::Cancelled);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Cancel {
+    ticket: Option<Ticket>,
+    /// Gives the flag back when the last clone goes.
+    _lease: Option<Arc<Lease>>,
+}
+
+/// Flags a process can lend at once.
+const FLAGS: usize = 4096;
+
+/// The flags: a flag's value is its generation, bumped when it is thrown
+/// or given back, so an old ticket never matches again.
+static FLAG: [AtomicU32; FLAGS] = [const { AtomicU32::new(0) }; FLAGS];
+
+/// The flags not lent out (all of them until first used).
+static FREE: Mutex<Option<Vec<u16>>> = Mutex::new(None);
+
+/// A flag and the generation it had when lent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ticket {
+    flag: u16,
+    generation: u32,
+}
+
+impl Ticket {
+    fn thrown(self) -> bool {
+        FLAG[usize::from(self.flag)].load(Ordering::Relaxed) != self.generation
+    }
+}
+
+#[derive(Debug)]
+struct Lease(u16);
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        FLAG[usize::from(self.0)].fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut free) = FREE.lock() {
+            free.get_or_insert_with(Vec::new).push(self.0);
+        }
+    }
+}
+
+impl Cancel {
+    /// A switch not yet thrown.
+    pub fn new() -> Cancel {
+        let flag = FREE.lock().ok().and_then(|mut free| {
+            free.get_or_insert_with(|| (0..FLAGS as u16).rev().collect())
+                .pop()
+        });
+        match flag {
+            Some(flag) => Cancel {
+                ticket: Some(Ticket {
+                    flag,
+                    generation: FLAG[usize::from(flag)].load(Ordering::Relaxed),
+                }),
+                _lease: Some(Arc::new(Lease(flag))),
+            },
+            None => Cancel {
+                ticket: None,
+                _lease: None,
+            },
+        }
+    }
+
+    /// Throws the switch: every budget carrying it gives up at its next
+    /// check.
+    pub fn cancel(&self) {
+        if let Some(t) = self.ticket {
+            let _ = FLAG[usize::from(t.flag)].compare_exchange(
+                t.generation,
+                t.generation.wrapping_add(1),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+        }
+    }
+
+    /// Whether the switch was thrown.
+    pub fn is_cancelled(&self) -> bool {
+        self.ticket.is_some_and(Ticket::thrown)
+    }
+}
+
+impl Default for Cancel {
+    fn default() -> Self {
+        Cancel::new()
     }
 }
 
@@ -173,6 +324,30 @@ mod tests {
         assert_eq!(r.max_bytes(), 7);
         assert!(r.deadline().unwrap() > b.deadline().unwrap());
         assert_eq!(Budget::unlimited().restarted().deadline(), None);
+    }
+
+    #[test]
+    fn a_cancelled_budget_gives_up_and_a_given_back_flag_stays_thrown() {
+        let cancel = Cancel::new();
+        let budget = Budget::new(Some(Duration::from_secs(60)), 1 << 20).with_cancel(&cancel);
+        assert!(budget.restarted().check_time(|| unreachable!()).is_ok());
+        cancel.clone().cancel();
+        let err = budget
+            .restarted()
+            .check_time(|| "a count".into())
+            .unwrap_err();
+        assert_eq!(err.limit, Limit::Cancelled);
+        assert_eq!(err.to_string(), "a count was called off before it ended");
+        assert!(budget.deadline().unwrap() <= Instant::now());
+        // Another switch's budget is not affected; once the first switch is
+        // gone its flag may be lent again, and the old ticket stays thrown.
+        let second = Cancel::new();
+        let other = Budget::unlimited().with_cancel(&second);
+        assert!(!other.cancelled());
+        drop(cancel);
+        let again = Cancel::new();
+        assert!(!Budget::unlimited().with_cancel(&again).cancelled());
+        assert!(budget.cancelled());
     }
 
     #[test]

@@ -18,6 +18,7 @@ use crate::Grid;
 
 /// Why the engine gave no answer.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// An input text or file is malformed (file, line and column).
     #[error(transparent)]
@@ -85,7 +86,7 @@ fn cells_text(cells: &[(usize, usize)]) -> String {
 
 impl Error {
     /// A method's error on a board of `grid`.
-    pub fn from_method(e: crate::methods::MethodError, grid: Grid) -> Error {
+    pub(crate) fn from_method(e: crate::methods::MethodError, grid: Grid) -> Error {
         match e {
             crate::methods::MethodError::Contradiction(c) => Error::contradiction(&c, grid),
             crate::methods::MethodError::OverBudget(o) => Error::OverBudget(o),
@@ -93,7 +94,7 @@ impl Error {
     }
 
     /// A solve's error on a board of `grid`.
-    pub fn from_solve(e: crate::solver::SolveError, grid: Grid) -> Error {
+    pub(crate) fn from_solve(e: crate::solver::SolveError, grid: Grid) -> Error {
         match e {
             crate::solver::SolveError::Contradiction(c) => Error::contradiction(&c, grid),
             crate::solver::SolveError::OverBudget(o) => Error::OverBudget(o),
@@ -106,7 +107,7 @@ impl Error {
     }
 
     /// A probability computation's error on a board of `grid`.
-    pub fn from_probability(e: crate::probabilities::ProbabilityError, grid: Grid) -> Error {
+    pub(crate) fn from_probability(e: crate::probabilities::ProbabilityError, grid: Grid) -> Error {
         use crate::probabilities::ProbabilityError as P;
         match e {
             P::Contradiction(c) => Error::contradiction(&c, grid),

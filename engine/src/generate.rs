@@ -56,6 +56,7 @@ pub enum Sampling {
     Fast,
 }
 
+#[doc(hidden)]
 /// Repairs tried on one layout before a fresh one is drawn.
 pub const MAX_REPAIRS: usize = 200;
 
@@ -153,6 +154,7 @@ pub struct Generated {
     pub undecided: u64,
 }
 
+#[doc(hidden)]
 /// Whether play from the start solves `field` (open at the start cell).
 /// `Err` when the solver gave up within the budget.
 pub fn solve_from_start(
@@ -168,6 +170,7 @@ pub fn solve_from_start(
     solve_field_with(field, layers, table, None)
 }
 
+#[doc(hidden)]
 /// The field of `layout` with only the start cell open.
 pub fn field_at_start(level: Level, layout: Vec<bool>, start: (usize, usize)) -> Field {
     let grid = level.grid();
@@ -189,6 +192,7 @@ pub struct Tally {
     pub undecided: u64,
 }
 
+#[doc(hidden)]
 /// Generates `request.count` boards; `progress(n)` is called as boards are
 /// accepted (from any thread).
 pub fn generate(
@@ -208,6 +212,7 @@ pub fn generate(
     })
 }
 
+#[doc(hidden)]
 /// Generates `request.count` boards and hands each to `emit` as soon as
 /// it and every board before it are found, in order: the same boards in the
 /// same order as [`generate`], holding only a batch at a time, so any count

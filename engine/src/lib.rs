@@ -27,15 +27,21 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! | to | call | example |
-//! |---|---|---|
-//! | solve a field from its start | [`Engine::solve`] | `examples/solve_field.rs` |
-//! | list a position's forced cells | [`Engine::analyse`] | `examples/analyse_position.rs` |
-//! | mine probabilities, layouts | [`Engine::probabilities`], [`Engine::counter`] | `examples/probabilities.rs` |
-//! | the player's move | [`Engine::next_move`] | `examples/play_game.rs` |
-//! | a game clicked step by step | [`game::Game`] | `examples/play_game.rs` |
-//! | many seeded games | [`Engine::play`] | `examples/play_many.rs` |
-//! | no-guess boards | [`Engine::generate`] | `examples/generate_boards.rs` |
+//! | to | call | answer ([`report`]) | example |
+//! |---|---|---|---|
+//! | solve a field from its start | [`Engine::solve`], [`Engine::solve_learning`] | [`SolveOutcome`] ([`report::SolveReport`]) | `examples/solve_field.rs` |
+//! | list a position's forced cells | [`Engine::analyse`], [`Engine::analyse_with`] | [`Analysis`] ([`report::AnalysisReport`]) | `examples/analyse_position.rs` |
+//! | mine probabilities, layouts | [`Engine::probabilities`], [`Engine::probabilities_with`], [`Engine::counter`] | [`ProbabilityReport`] | `examples/probabilities.rs` |
+//! | the player's move | [`Engine::next_move`], [`Engine::player`] | [`play::Move`] ([`report::MoveReport`]) | `examples/play_game.rs` |
+//! | a game clicked step by step | [`game::Game`] | [`Board`] | `examples/play_game.rs` |
+//! | many seeded games | [`Engine::play`] | [`PlaySummary`] ([`report::PlayReport`]) | `examples/play_many.rs` |
+//! | no-guess boards | [`Engine::generate`] | [`generate::Generated`] ([`report::BoardReport`]) | `examples/generate_boards.rs` |
+//!
+//! Every answer serialises with serde as the JSON the CLI prints, the
+//! server answers and the Python package returns as dicts ([`report`]);
+//! requests deserialise from what the engine protocol, the server and
+//! Python are sent ([`request`]). Files are read by [`formats`]; the
+//! rulebase tooling of `sapper synth` and `sapper rules` is [`rules`].
 //!
 //! Rules: [`Rules::Default`] (embedded), [`Rules::File`] (a rulebase file,
 //! every rule re-proven on load unless its saved index vouches for it),
@@ -73,21 +79,24 @@
 //! - [`grid`]: the rectangle and its neighbourhoods (edges handled once);
 //! - [`board`]: cell states, ground-truth [`Field`]s, player [`Position`]s
 //!   and the deduction vocabulary ([`Forced`], [`Source`], [`Method`]);
-//! - [`constraints`]: the equations of a position, its frontier components
-//!   and interior — what every exact method reasons over;
 //! - [`budget`]: the deadline and memory limit one computation may use;
-//! - [`files`]: reading user files bounded, writing them whole;
-//! - [`formats`]: the thesis layout, the position text, MBF and cell codes;
-//! - [`methods`]: the four methods, one module each;
-//! - [`probabilities`]: exact mine probabilities and layout counts;
+//! - [`formats`]: the thesis layout, the position text, MBF, cell codes and
+//!   recorded games (replays);
+//! - [`probabilities`]: exact mine probabilities and layout counts (the
+//!   counter [`Engine::counter`] lends);
 //! - [`game`]: levels, first-click rules, seeded layouts, and a
 //!   [`game::Game`] that hides its layout; [`play`]: the sapper player and
 //!   whole games; [`generate`]: no-guess boards;
-//! - [`rules`]: rule patterns, the binary rulebase format, the rule index
-//!   and [`rules::load`];
-//! - [`wire`]: what both binary files share — header, bounded reader,
-//!   checksums;
-//! - [`solver`]: the fixpoint loop for fields and positions.
+//! - [`review`]: recorded games replayed into moves, positions and clicks;
+//! - [`report`] and [`request`]: the answers and requests as data;
+//! - [`rules`]: rule patterns, the binary rulebase format, learning,
+//!   verification and loading — the tooling of `sapper synth` and `sapper
+//!   rules`.
+//!
+//! The machinery behind [`Engine`] — the constraint system, the four
+//! methods, the solver's fixpoint, the rule index, the wire format and the
+//! bounded file readers — is public only for the project's own tests and
+//! tools, and hidden from this documentation: it may change without notice.
 
 #![warn(missing_docs)]
 
@@ -100,19 +109,28 @@ pub mod board;
 #[doc(hidden)]
 pub mod brute;
 pub mod budget;
+#[doc(hidden)]
 pub mod constraints;
 pub(crate) mod elimination;
 mod error;
+#[doc(hidden)]
 pub mod files;
 pub mod formats;
 pub mod game;
 pub mod generate;
 pub mod grid;
+#[doc(hidden)]
 pub mod methods;
+pub mod metrics;
 pub mod play;
 pub mod probabilities;
+pub mod report;
+pub mod request;
+pub mod review;
 pub mod rules;
+#[doc(hidden)]
 pub mod solver;
+#[doc(hidden)]
 pub mod wire;
 
 #[cfg(test)]
@@ -127,8 +145,13 @@ struct EngineReadme;
 #[doc = include_str!("../../README.md")]
 struct RepositoryReadme;
 
-pub use api::{wilson, Counter, Engine, PlaySettings, PlaySummary, ProbabilityReport, Rules};
+pub use api::{
+    wilson, Counter, Engine, Layer, PlaySettings, PlaySummary, ProbabilityOptions, Rules,
+};
 pub use board::{Board, Cell, Contradiction, Field, Forced, Method, Position, Source, Value};
 pub use error::{Error, InputError};
 pub use game::{FirstClick, Game, Level};
 pub use grid::Grid;
+pub use methods::{MethodStats, MethodTable};
+pub use report::ProbabilityReport;
+pub use solver::{Analysis, BySource, Deduction, SolveOutcome};

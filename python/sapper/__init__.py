@@ -14,28 +14,61 @@ A *board* (what a player sees) is either
 - position text: a list of row strings such as ``["??1.", "?21.", "1F.."]``
   (``?`` closed, ``F`` flag, ``0``-``8`` a number, ``.`` a revealed 0,
   ``*`` known safe), optionally with a ``"mines N"`` line first, or the
-  whole text as one string.
+  whole text as one string (its rows on separate lines).
 
 A *layout* (the truth) is a 2-D list or array of ints: -1 a mine, 0-8 the
 numbers. Cells are ``[row, col]`` from 0 everywhere.
 
 Errors
 ------
-Bad values (ragged rows, unknown codes, empty or oversized boards, a
-position no layout fits) raise ``ValueError`` with the engine's message;
-values of the wrong type raise ``TypeError``.
+Every refusal is a :class:`sapper.Error`, a ``ValueError``:
 
-Threads
--------
+- :class:`sapper.InputError`: the input describes no board, or an argument
+  is out of range (ragged rows, unknown codes, empty or oversized boards,
+  a total below the flags, an unknown name, a negative seed);
+- :class:`sapper.ContradictionError`: a well-formed position no mine
+  layout fits;
+- :class:`sapper.BudgetError`: an exact computation would exceed the
+  engine's budget (10 s and 1 GiB per computation): refused, not answered
+  wrongly;
+- :class:`sapper.Error` itself for the rest (no no-guess board found within
+  the attempts allowed).
+
+Values of the wrong type raise ``TypeError``.
+
+Seeds
+-----
+``generate`` and ``play`` take ``seed``: the same seed gives the same
+boards or games on any machine and thread count; ``seed=None`` (the
+default) draws a fresh seed from the operating system, numpy's convention
+(``play`` reports the seed it used).
+
+Threads, processes and Ctrl-C
+-----------------------------
 One engine is shared by every call and thread; each call that computes
 releases the GIL, so other Python threads run meanwhile.
-``probabilities_many``, ``generate`` and ``play`` use every core.
+``probabilities_many``, ``generate`` and ``play`` use every core, in a
+thread pool of the package's own (``RAYON_NUM_THREADS`` threads if set)
+that a forked child (``multiprocessing`` with ``fork``) rebuilds for
+itself. These calls, and ``compat.laymine_solvable``, stop on Ctrl-C:
+they raise ``KeyboardInterrupt`` within a fraction of a second, except
+``generate``, which stops when it finds its next board (with
+``method="fast"``, its next 64 boards): at densities where no-guess
+boards are rare, that can take many seconds. Calls on one board run to
+the end (at most the engine's budget) and Ctrl-C takes effect as they
+return. Numpy arrays given to ``probabilities_many`` are
+read in place without the GIL: do not modify them from another thread
+during the call.
 
 ``sapper.compat`` offers ms_toollib's solver calls under their own names
 and return shapes.
 """
 
 from ._sapper import (
+    BudgetError,
+    ContradictionError,
+    Error,
+    InputError,
     __version__,
     analyse,
     count_layouts,
@@ -46,8 +79,30 @@ from ._sapper import (
     probabilities,
     probabilities_many,
 )
+from ._types import (
+    Analysis,
+    BySource,
+    Deduction,
+    Guessing,
+    Level,
+    Move,
+    PlaySummary,
+    RulesByOrder,
+)
 
 __all__ = [
+    "Analysis",
+    "BudgetError",
+    "BySource",
+    "ContradictionError",
+    "Deduction",
+    "Error",
+    "Guessing",
+    "InputError",
+    "Level",
+    "Move",
+    "PlaySummary",
+    "RulesByOrder",
     "analyse",
     "count_layouts",
     "generate",

@@ -1,9 +1,20 @@
 """Type stubs of the sapper package (see the package docstring)."""
 
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, TypedDict, Union
+from typing import List, Literal, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
+
+from ._types import Analysis as Analysis
+from ._types import BySource as BySource
+from ._types import Cell as Cell
+from ._types import Deduction as Deduction
+from ._types import FirstClick as FirstClick
+from ._types import Guessing as Guessing
+from ._types import Level as Level
+from ._types import Move as Move
+from ._types import PlaySummary as PlaySummary
+from ._types import RulesByOrder as RulesByOrder
 
 __version__: str
 
@@ -11,22 +22,20 @@ __version__: str
 Board = Union[Sequence[Sequence[int]], npt.NDArray[np.integer], Sequence[str], str]
 #: A layout: a 2-D list/array of ints, -1 a mine, 0-8 the numbers.
 Layout = Union[Sequence[Sequence[int]], npt.NDArray[np.integer]]
-Cell = List[int]
-FirstClick = Union[Literal["opening", "safe"], Tuple[int, int]]
+#: The refinements ``play(without=...)`` can turn off.
+Refinement = Literal["free-fifties", "influence", "blend", "dead", "off-frontier-cap", "isolated"]
 
-class BySource(TypedDict):
-    rules: int
-    single_cell: int
-    linked_cells_1: int
-    linked_cells_2: int
-    hypotheses: int
+class Error(ValueError):
+    """Raised when sapper cannot answer (a ``ValueError``)."""
 
-class Analysis(TypedDict):
-    safe: List[Cell]
-    mines: List[Cell]
-    deductions: List[Dict[str, Any]]
-    by_source: BySource
-    unknown_left: int
+class InputError(Error):
+    """The input describes no board, or an argument is out of range."""
+
+class ContradictionError(Error):
+    """No mine layout fits the position."""
+
+class BudgetError(Error):
+    """An exact computation would exceed the engine's time or memory budget."""
 
 def probabilities(
     board: Board, mines: Optional[int] = None, density: Optional[float] = None
@@ -39,9 +48,19 @@ def probabilities(
     """
 
 def probabilities_many(
-    boards: Sequence[Board], mines: Optional[int] = None, density: Optional[float] = None
+    boards: Union[Sequence[Board], npt.NDArray[np.integer]],
+    mines: Union[None, int, Sequence[Optional[int]]] = None,
+    density: Optional[float] = None,
 ) -> List[npt.NDArray[np.float64]]:
-    """``probabilities`` of many boards on all cores, in the order given."""
+    """``probabilities`` of many boards on all cores, in the order given.
+
+    ``boards``: a list of boards, or a 3-D integer array (a stack of
+    boards). ``mines``: one total for every board, or a list of one per
+    board (``None`` where the board gives its own). A line of text or a
+    list of ints where a board is expected (a board's rows passed as
+    boards) is an ``InputError``. Numpy arrays are read in place without
+    the GIL. Stops on Ctrl-C between boards.
+    """
 
 def count_layouts(board: Board, mines: Optional[int] = None) -> int:
     """The exact number of mine layouts that fit (a Python int)."""
@@ -50,8 +69,16 @@ def analyse(board: Board, mines: Optional[int] = None) -> Analysis:
     """Every forced cell, as ``sapper analyse --json``: safe, mines,
     deductions, by_source, unknown_left."""
 
-def next_move(board: Board, mines: Optional[int] = None) -> Dict[str, Any]:
-    """The player's move: ``{"open", "flag", "guess"[, "p_mine"]}``."""
+def next_move(
+    board: Board, mines: Optional[int] = None, density: Optional[float] = None
+) -> Move:
+    """The player's move: ``{"open", "flag", "guess"[, "p_mine"]}``.
+
+    Without a total, a guess weighs the closed cells by ``density``
+    (default 0.2). On a finished game (no closed cell may be safe) the
+    answer is ``{"open": [], "flag": [...], "guess": False, "game_over":
+    True}``, ``flag`` listing the closed cells (every one a mine).
+    """
 
 def generate(
     rows: int,
@@ -66,7 +93,9 @@ def generate(
 
     ``first_click``: "opening" (an opening at (3,3), clamped into small
     boards), "safe" (a safe click at (0,0)) or (row, col) for an opening
-    there. ``seed=None`` means seed 1: the same boards on every call.
+    there. ``seed``: 0 to 2**64-1, the same boards for the same seed;
+    ``None`` draws a fresh seed (numpy's convention). Stops on Ctrl-C when
+    it finds its next board (the next 64 with "fast").
     """
 
 def is_solvable(layout: Layout, row: int, col: int) -> bool:
@@ -83,14 +112,17 @@ def play(
     third_move: bool = False,
     policy: Literal["least", "informed", "second-safety"] = "second-safety",
     endgame_layouts: int = 1000,
-    without: Sequence[Literal["free-fifties", "influence", "blend", "dead",
-                              "off-frontier-cap", "isolated"]] = (),
-) -> Dict[str, Any]:
+    without: Union[Refinement, str, Sequence[Refinement]] = (),
+) -> PlaySummary:
     """Plays seeded games; the ``sapper play --json`` summary.
 
+    ``level`` (default expert) or ``rows``, ``cols`` and ``mines``.
     ``policy``, ``endgame_layouts`` (0 to 65535; 0 turns the exact endgame
-    off) and ``without`` (refinements turned off, to measure them) are the
-    options of ``sapper play`` of those names. ``third_move`` looks three
-    moves deep where the next move would be a guess too (``sapper play
-    --with third-move``): slower, a little stronger. A name or count out of
-    range is a ``ValueError``."""
+    off) and ``without`` (refinements turned off, to measure them: one
+    name, names separated by commas, or a list) are the options of
+    ``sapper play`` of those names. ``third_move`` looks three moves deep
+    where the next move would be a guess too (``sapper play --with
+    third-move``): slower, a little stronger. ``seed=None`` draws a fresh
+    seed (reported as ``"seed"``). A name or count out of range is an
+    ``InputError``. Stops on Ctrl-C.
+    """

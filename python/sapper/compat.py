@@ -5,13 +5,21 @@ run its solver calls unchanged:
 
 - ``cal_probability_onboard(game_board, mine_num)`` returns
   ``(probabilities, [min, cur, max])`` like ms_toollib: a list of lists of
-  floats, 0.0 for every revealed cell; flags (11) and question marks (12)
-  are read as closed cells, as ms_toollib re-marks the board itself;
-  ``mine_num`` of 1 or more is the total, below 1 a density (the total is
+  floats, 0.0 for every revealed cell; codes 0-8, 10 (closed), 11 (flag)
+  and 12 (question mark) only, flags and question marks read as closed
+  cells, as ms_toollib re-marks the board itself; ``mine_num`` of 1 or
+  more is the total, below 1 a density (the total is
   ``floor(mine_num * rows * cols)``); ``min``/``max`` are the fewest and
   most mines a layout that fits the numbers can hold and ``cur`` the
-  total used, clamped into them. Unlike ms_toollib, every probability is
-  exact (within 1e-12) on every board: no block is ever averaged.
+  total used, clamped into them. A board with no closed cell, or one no
+  layout fits (a contradiction), is answered with zeros and ``[0, 0, 0]``.
+  ms_toollib answers so on a board with no closed cell and on the
+  contradictions its marking pass leaves without a closed cell (such as
+  ``[[3, 10], [10, 0]]``), and raises ``RuntimeError`` on the others
+  (such as ``[[1, 10], [0, 0]]``): here every contradiction is answered
+  alike. A total inside ``[min, max]`` that no layout can hold (the
+  totals that fit can skip one) raises, as in ms_toollib. Every
+  probability is exact (within 1e-12) on every board.
 - ``laymine(row, column, mine_num, x0, y0)`` (safe first click),
   ``laymine_op(...)`` (an opening) and ``laymine_solvable(row, column,
   mine_num, x0, y0, max_times=1000000)`` (an opening, no-guess; returns
@@ -23,8 +31,10 @@ run its solver calls unchanged:
   from ``(x0, y0)``; a mine there is ``False``. sapper's solver knows the
   total number of mines, so it solves some boards ms_toollib's does not.
 
-Errors are :class:`SapperError`, a ``RuntimeError`` like ms_toollib's (and a
-``ValueError`` like the rest of sapper's).
+Errors are :class:`SapperError`, a ``RuntimeError`` like ms_toollib's and a
+:class:`sapper.Error` (a ``ValueError``) like the rest of sapper's, raised
+from the sapper error that says which (``InputError``,
+``ContradictionError``, ...). ``laymine_solvable`` stops on Ctrl-C.
 """
 
 import random as _random
@@ -42,15 +52,15 @@ __all__ = [
 ]
 
 
-class SapperError(RuntimeError, ValueError):
+class SapperError(RuntimeError, _sapper.Error):
     """A board or argument sapper cannot answer (ms_toollib raises
-    ``RuntimeError``)."""
+    ``RuntimeError``); its ``__cause__`` is the sapper error."""
 
 
 def _call(f, *args):
     try:
         return f(*args)
-    except ValueError as e:
+    except (ValueError, OverflowError) as e:
         raise SapperError(str(e)) from e
 
 
@@ -62,8 +72,11 @@ def cal_probability_onboard(
     game_board: List[List[int]], mine_num: float
 ) -> Tuple[List[List[float]], List[int]]:
     """Every cell's mine probability and ``[min, cur, max]`` mines."""
-    probabilities, counts = _call(_sapper._compat_probability_onboard, game_board, float(mine_num))
-    return probabilities, list(counts)
+    try:
+        mine_num = float(mine_num)
+    except OverflowError:  # an int beyond float: more mines than any board holds
+        mine_num = float("inf")
+    return _call(_sapper._compat_probability_onboard, game_board, mine_num)
 
 
 def laymine(row: int, column: int, mine_num: int, x0: int, y0: int) -> List[List[int]]:

@@ -3,13 +3,18 @@
 //!
 //! Every malformed input is a Python exception, never a panic: a value of
 //! the wrong type is a `TypeError`; a ragged, empty or oversized grid, or an
-//! unknown code, is a `ValueError` naming the row and column.
+//! unknown code, is a `sapper.InputError` (a `ValueError`) naming the row
+//! and column. Also here: the arguments several calls share (whole numbers
+//! of any size, seeds, first clicks, densities).
 
+use crate::errors::{engine_error, input_error};
+use numpy::ndarray::{ArrayViewD, Axis};
 use numpy::{PyArrayDescrMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFrozenSet, PyList, PySet, PyString};
-use sapper_engine::{Error, Position};
+use sapper_engine::{Error as EngineError, FirstClick, InputError, Level, Position};
 
 /// The most cells of a board, the engine's limit on every surface
 /// (checked here too, so that an oversized input is refused before it is
@@ -34,13 +39,8 @@ pub enum BoardInput {
     Text(String),
 }
 
-/// The `ValueError` of an engine error, with the engine's message.
-pub fn value_error(e: impl Into<Error>) -> PyErr {
-    PyValueError::new_err(e.into().to_string())
-}
-
 fn too_big(what: &str, n: usize) -> PyErr {
-    PyValueError::new_err(format!(
+    input_error(format!(
         "a board with {n} {what} or more: at most {MAX_CELLS} cells"
     ))
 }
@@ -48,10 +48,27 @@ fn too_big(what: &str, n: usize) -> PyErr {
 /// One code as an `i32`, the cell named if it does not fit.
 fn code(value: i64, row: usize, col: usize) -> PyResult<i32> {
     i32::try_from(value).map_err(|_| {
-        PyValueError::new_err(format!(
+        input_error(format!(
             "row {row}, column {col}: unknown cell code {value}"
         ))
     })
+}
+
+/// One list item as a cell code: an int (beyond 64 bits: an unknown code),
+/// else a `TypeError`.
+#[inline]
+fn cell_code(item: &Bound<'_, PyAny>, r: usize, c: usize) -> PyResult<i32> {
+    match item.extract::<i64>() {
+        Ok(v) => code(v, r, c),
+        Err(e) if e.is_instance_of::<PyOverflowError>(item.py()) => Err(input_error(format!(
+            "row {r}, column {c}: unknown cell code {}",
+            item.repr()?
+        ))),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "row {r}, column {c}: expected an int cell code, got {}",
+            type_name(item)
+        ))),
+    }
 }
 
 /// Reads `board`: a numpy array, a string, or a sequence of rows (strings,
@@ -61,7 +78,10 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
         return Ok(BoardInput::Text(text.to_cow()?.into_owned()));
     }
     if let Ok(array) = board.cast::<PyUntypedArray>() {
-        return read_array(array).map(BoardInput::Codes);
+        let held = IntArray::new(array)?;
+        let view = held.view();
+        check_board_shape(view.shape())?;
+        return view.codes().map(BoardInput::Codes).map_err(engine_error);
     }
     let rows = not_a_mapping(board)
         .and_then(|b| b.try_iter())
@@ -103,12 +123,7 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
             if list.len() > MAX_CELLS {
                 return Err(too_big("columns", MAX_CELLS + 1));
             }
-            for (c, item) in list.iter().enumerate() {
-                let value: i64 = item.extract().map_err(|_| {
-                    PyTypeError::new_err(format!("row {r}, column {c}: expected an int cell code"))
-                })?;
-                codes.push(code(value, r, c)?);
-            }
+            read_list_row(list, r, &mut codes)?;
         } else {
             read_row(&row, r, &mut codes)?;
         }
@@ -116,7 +131,7 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
         match cols {
             None => cols = Some(len),
             Some(w) if w != len => {
-                return Err(PyValueError::new_err(format!(
+                return Err(input_error(format!(
                     "ragged board: row 0 has {w} cells but row {r} has {len}"
                 )))
             }
@@ -128,7 +143,7 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
     }
     let cols = cols.unwrap_or(0);
     if count == 0 || cols == 0 {
-        return Err(PyValueError::new_err(format!(
+        return Err(input_error(format!(
             "an empty board ({count}×{cols} cells): it needs at least one row and one column"
         )));
     }
@@ -137,6 +152,51 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
         cols,
         codes,
     }))
+}
+
+/// Appends the cell codes of row `r`, a list, to `codes`: an exact `int`
+/// is read in place (no reference taken, no Python code run), anything
+/// else through [`cell_code`].
+fn read_list_row(list: &Bound<'_, PyList>, r: usize, codes: &mut Vec<i32>) -> PyResult<()> {
+    let py = list.py();
+    codes.reserve(list.len());
+    let mut c = 0;
+    loop {
+        // The length is read again at every item: the slow path below may
+        // run Python code (an `__index__`) that changes the list.
+        if c >= list.len() {
+            return Ok(());
+        }
+        // SAFETY: the GIL is held and `c` is within the list, whose
+        // reference `list` keeps alive; `PyList_GetItem` checks the index
+        // again. The borrowed item is used only until the next Python code
+        // can run: `PyLong_CheckExact` and `PyLong_AsLong` on an exact int
+        // run none.
+        let fast = unsafe {
+            let item = ffi::PyList_GetItem(list.as_ptr(), c as ffi::Py_ssize_t);
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            if ffi::PyLong_CheckExact(item) != 0 {
+                let v = ffi::PyLong_AsLong(item);
+                if v == -1 && !ffi::PyErr_Occurred().is_null() {
+                    ffi::PyErr_Clear(); // beyond 64 bits: named below
+                    None
+                } else {
+                    Some(v)
+                }
+            } else {
+                None
+            }
+        };
+        match fast {
+            // `c_long`: 64 bits on the platforms the wheel is built for.
+            #[allow(clippy::useless_conversion)]
+            Some(v) => codes.push(code(i64::from(v), r, c)?),
+            None => codes.push(cell_code(&list.get_item(c)?, r, c)?),
+        }
+        c += 1;
+    }
 }
 
 /// Appends the cell codes of row `r`, any iterable of ints, to `codes`.
@@ -153,10 +213,7 @@ fn read_row(row: &Bound<'_, PyAny>, r: usize, codes: &mut Vec<i32>) -> PyResult<
         if c >= MAX_CELLS {
             return Err(too_big("columns", MAX_CELLS + 1));
         }
-        let value: i64 = item?.extract().map_err(|_| {
-            PyTypeError::new_err(format!("row {r}, column {c}: expected an int cell code"))
-        })?;
-        codes.push(code(value, r, c)?);
+        codes.push(cell_code(&item?, r, c)?);
     }
     Ok(())
 }
@@ -172,44 +229,154 @@ fn not_a_mapping<'a, 'py>(value: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'p
     Ok(value)
 }
 
-/// A 2-D numpy array of integers (any integer dtype).
-fn read_array(array: &Bound<'_, PyUntypedArray>) -> PyResult<Codes> {
-    if array.ndim() != 2 {
-        return Err(PyValueError::new_err(format!(
+/// The shape of a 2-D board array, checked: not empty, at most
+/// [`MAX_CELLS`] cells.
+pub fn check_board_shape(shape: &[usize]) -> PyResult<()> {
+    let &[rows, cols] = shape else {
+        return Err(input_error(format!(
             "expected a 2-D board, got an array of {} dimensions",
-            array.ndim()
+            shape.len()
         )));
-    }
-    let (rows, cols) = (array.shape()[0], array.shape()[1]);
+    };
     if rows == 0 || cols == 0 {
-        return Err(PyValueError::new_err(format!(
+        return Err(input_error(format!(
             "an empty board ({rows}×{cols} cells): it needs at least one row and one column"
         )));
     }
     if rows.saturating_mul(cols) > MAX_CELLS {
-        return Err(PyValueError::new_err(format!(
+        return Err(input_error(format!(
             "a board of {rows}×{cols} cells: at most {MAX_CELLS} cells"
         )));
     }
-    let kind = array.dtype().kind();
-    if kind != b'i' && kind != b'u' {
-        return Err(PyTypeError::new_err(format!(
-            "expected an array of integer cell codes, got dtype {}",
-            array.dtype()
-        )));
-    }
-    let mut codes = Vec::with_capacity(rows * cols);
-    // int64 (numpy's default) is read in place; other widths are widened
-    // first.
-    let values: PyReadonlyArrayDyn<'_, i64> = match array.extract() {
-        Ok(values) => values,
-        Err(_) => array.call_method1("astype", ("int64",))?.extract()?,
+    Ok(())
+}
+
+/// Runs `$body` with `$v` bound to the typed view inside an [`IntView`].
+macro_rules! each_view {
+    ($view:expr, $v:ident => $body:expr) => {
+        match $view {
+            IntView::I8($v) => $body,
+            IntView::I16($v) => $body,
+            IntView::I32($v) => $body,
+            IntView::I64($v) => $body,
+            IntView::U8($v) => $body,
+            IntView::U16($v) => $body,
+            IntView::U32($v) => $body,
+            IntView::U64($v) => $body,
+        }
     };
-    for (i, &v) in values.as_array().iter().enumerate() {
-        codes.push(code(v, i / cols, i % cols)?);
+}
+
+/// A numpy array of integers held for reading in place, in its own dtype
+/// (no copy), for as long as this lives.
+pub enum IntArray<'py> {
+    I8(PyReadonlyArrayDyn<'py, i8>),
+    I16(PyReadonlyArrayDyn<'py, i16>),
+    I32(PyReadonlyArrayDyn<'py, i32>),
+    I64(PyReadonlyArrayDyn<'py, i64>),
+    U8(PyReadonlyArrayDyn<'py, u8>),
+    U16(PyReadonlyArrayDyn<'py, u16>),
+    U32(PyReadonlyArrayDyn<'py, u32>),
+    U64(PyReadonlyArrayDyn<'py, u64>),
+}
+
+/// The values of an [`IntArray`]: a view that may be read without the GIL
+/// (from any thread) while the array is held.
+#[derive(Clone)]
+pub enum IntView<'a> {
+    I8(ArrayViewD<'a, i8>),
+    I16(ArrayViewD<'a, i16>),
+    I32(ArrayViewD<'a, i32>),
+    I64(ArrayViewD<'a, i64>),
+    U8(ArrayViewD<'a, u8>),
+    U16(ArrayViewD<'a, u16>),
+    U32(ArrayViewD<'a, u32>),
+    U64(ArrayViewD<'a, u64>),
+}
+
+impl<'py> IntArray<'py> {
+    /// `array` held for reading: any integer dtype is read in place; an
+    /// array numpy cannot lend as a native integer type (another byte
+    /// order) is copied to int64 first. Any other dtype is a `TypeError`.
+    pub fn new(array: &Bound<'py, PyUntypedArray>) -> PyResult<IntArray<'py>> {
+        let kind = array.dtype().kind();
+        if kind != b'i' && kind != b'u' {
+            return Err(PyTypeError::new_err(format!(
+                "expected an array of integer cell codes, got dtype {}",
+                array.dtype()
+            )));
+        }
+        macro_rules! lend {
+            ($($variant:ident: $t:ty),*) => {
+                $(if let Ok(a) = array.extract::<PyReadonlyArrayDyn<'py, $t>>() {
+                    return Ok(IntArray::$variant(a));
+                })*
+            };
+        }
+        lend!(I64: i64, I32: i32, I16: i16, I8: i8, U8: u8, U16: u16, U32: u32, U64: u64);
+        Ok(IntArray::I64(
+            array.call_method1("astype", ("int64",))?.extract()?,
+        ))
+    }
+
+    /// The values.
+    pub fn view(&self) -> IntView<'_> {
+        match self {
+            IntArray::I8(a) => IntView::I8(a.as_array()),
+            IntArray::I16(a) => IntView::I16(a.as_array()),
+            IntArray::I32(a) => IntView::I32(a.as_array()),
+            IntArray::I64(a) => IntView::I64(a.as_array()),
+            IntArray::U8(a) => IntView::U8(a.as_array()),
+            IntArray::U16(a) => IntView::U16(a.as_array()),
+            IntArray::U32(a) => IntView::U32(a.as_array()),
+            IntArray::U64(a) => IntView::U64(a.as_array()),
+        }
+    }
+}
+
+impl<'a> IntView<'a> {
+    /// The array's shape.
+    pub fn shape(&self) -> &[usize] {
+        each_view!(self, v => v.shape())
+    }
+
+    /// The `k`-th sub-array along the first axis (board `k` of a stack).
+    pub fn item(&self, k: usize) -> IntView<'a> {
+        each_view!(self.clone(), v => v.index_axis_move(Axis(0), k).into())
+    }
+
+    /// The codes of a 2-D view (its shape checked by [`check_board_shape`]),
+    /// row after row; a value outside `i32` names its cell.
+    pub fn codes(&self) -> Result<Codes, InputError> {
+        each_view!(self, v => codes_of(v))
+    }
+}
+
+/// The codes of a 2-D view of any integer type (see [`IntView::codes`]).
+fn codes_of<T: Copy + TryInto<i32> + std::fmt::Display>(
+    view: &ArrayViewD<'_, T>,
+) -> Result<Codes, InputError> {
+    let (rows, cols) = (view.shape()[0], view.shape()[1]);
+    let mut codes = Vec::with_capacity(rows * cols);
+    for (i, &x) in view.iter().enumerate() {
+        let code = x.try_into().map_err(|_| {
+            InputError::at(i / cols, i % cols, format_args!("unknown cell code {x}"))
+        })?;
+        codes.push(code);
     }
     Ok(Codes { rows, cols, codes })
 }
+
+macro_rules! view_from {
+    ($($variant:ident: $t:ty),*) => {
+        $(impl<'a> From<ArrayViewD<'a, $t>> for IntView<'a> {
+            fn from(v: ArrayViewD<'a, $t>) -> IntView<'a> {
+                IntView::$variant(v)
+            }
+        })*
+    };
+}
+view_from!(I8: i8, I16: i16, I32: i32, I64: i64, U8: u8, U16: u16, U32: u32, U64: u64);
 
 /// The name of `value`'s type, for messages.
 pub fn type_name(value: &Bound<'_, PyAny>) -> String {
@@ -220,22 +387,156 @@ pub fn type_name(value: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "object".into())
 }
 
-/// A total mine count from Python: `None`, or a whole number from 0 to
-/// 2^32 − 1.
-pub fn mines_arg(mines: Option<i64>) -> PyResult<Option<u32>> {
-    mines
-        .map(|m| {
-            u32::try_from(m).map_err(|_| {
-                PyValueError::new_err(format!("mines = {m}: expected a whole number >= 0"))
-            })
+/// An integer argument of any size (a Python or numpy int): a value
+/// beyond 128 bits is kept as its text, so that a range check can name it
+/// (a `sapper.InputError`, not Python's `OverflowError`).
+#[derive(Clone, Debug)]
+pub struct Int(Result<i128, String>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Int> {
+        match obj.extract::<i128>() {
+            Ok(v) => Ok(Int(Ok(v))),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                Ok(Int(Err(obj.repr()?.to_string())))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Int {
+    /// The value if it lies in `lo..=hi`, else an `InputError` naming the
+    /// argument and the range.
+    pub fn within<T: TryFrom<i128> + Into<i128> + Copy>(
+        &self,
+        name: &str,
+        lo: T,
+        hi: T,
+    ) -> PyResult<T> {
+        let (lo_, hi_) = (lo.into(), hi.into());
+        match &self.0 {
+            Ok(v) if (lo_..=hi_).contains(v) => {
+                T::try_from(*v).map_err(|_| input_error(format!("{name} = {v}: out of range")))
+            }
+            Ok(v) => Err(input_error(format!(
+                "{name} = {v}: expected a whole number from {lo_} to {hi_}"
+            ))),
+            Err(text) => Err(input_error(format!(
+                "{name} = {text}: expected a whole number from {lo_} to {hi_}"
+            ))),
+        }
+    }
+}
+
+/// `v`: a Python int argument already within range.
+impl From<i64> for Int {
+    fn from(v: i64) -> Int {
+        Int(Ok(v.into()))
+    }
+}
+
+/// A total mine count: `None`, or a whole number from 0 to 2^32 − 1.
+pub fn mines_arg(mines: Option<&Int>) -> PyResult<Option<u32>> {
+    mines.map(|m| m.within("mines", 0, u32::MAX)).transpose()
+}
+
+/// A seed: a whole number from 0 to 2^64 − 1, or `None` for a fresh one
+/// from the operating system's entropy (`os.urandom`), numpy's convention.
+pub fn seed_arg(py: Python<'_>, seed: Option<&Int>) -> PyResult<u64> {
+    match seed {
+        Some(s) => s.within("seed", 0, u64::MAX),
+        None => {
+            let bytes: Vec<u8> = py.import("os")?.call_method1("urandom", (8,))?.extract()?;
+            let mut word = [0u8; 8];
+            word.copy_from_slice(&bytes[..8]);
+            Ok(u64::from_le_bytes(word))
+        }
+    }
+}
+
+/// `"opening"`, `"safe"` or a `(row, col)` opening (a tuple, list or
+/// array of two ints) on `level`: the rule and the start.
+pub fn first_click_arg(
+    level: Level,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<(FirstClick, (usize, usize))> {
+    const EXPECTED: &str = "expected \"opening\", \"safe\" or a (row, col) pair";
+    if let Ok(name) = value.cast::<PyString>() {
+        let name = name.to_cow()?;
+        return match &*name {
+            "opening" => Ok((
+                FirstClick::Opening,
+                FirstClick::Opening.default_start(level),
+            )),
+            "safe" => Ok((FirstClick::Safe, (0, 0))),
+            _ => Err(input_error(format!("first_click = {name:?}: {EXPECTED}"))),
+        };
+    }
+    let pair: Vec<Bound<'_, PyAny>> =
+        not_a_mapping(value)
+            .and_then(|v| v.extract())
+            .map_err(|_| {
+                PyTypeError::new_err(format!("first_click is a {}: {EXPECTED}", type_name(value)))
+            })?;
+    let [r, c] = pair.as_slice() else {
+        return Err(input_error(format!(
+            "first_click has {} items: {EXPECTED}",
+            pair.len()
+        )));
+    };
+    let (r, c): (Int, Int) = (r.extract()?, c.extract()?);
+    Ok((
+        FirstClick::Opening,
+        (
+            r.within("row", 0, u32::MAX)? as usize,
+            c.within("col", 0, u32::MAX)? as usize,
+        ),
+    ))
+}
+
+/// Names given as one string (commas between several, as on the command
+/// line) or as any iterable of strings.
+pub fn names_arg(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(text) = value.cast::<PyString>() {
+        return Ok(text
+            .to_cow()?
+            .split(',')
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect());
+    }
+    let items = not_a_mapping(value)
+        .and_then(|v| v.try_iter())
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{name} is a {}: expected a name or a list of names",
+                type_name(value)
+            ))
+        })?;
+    items
+        .map(|item| {
+            let item = item?;
+            item.cast::<PyString>()
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "{name}: {} is a {}, not a name",
+                        item.repr().map(|r| r.to_string()).unwrap_or_default(),
+                        type_name(&item)
+                    ))
+                })?
+                .to_cow()
+                .map(|n| n.into_owned())
         })
-        .transpose()
+        .collect()
 }
 
 /// A density from Python: `None`, or strictly between 0 and 1.
 pub fn density_arg(density: Option<f64>) -> PyResult<Option<f64>> {
     match density {
-        Some(d) if !(d > 0.0 && d < 1.0) => Err(PyValueError::new_err(format!(
+        Some(d) if !(d > 0.0 && d < 1.0) => Err(input_error(format!(
             "density = {d}: expected a number strictly between 0 and 1"
         ))),
         d => Ok(d),
@@ -244,22 +545,31 @@ pub fn density_arg(density: Option<f64>) -> PyResult<Option<f64>> {
 
 /// The position of `board`, its total replaced by `mines` when given.
 pub fn position(board: BoardInput, mines: Option<u32>) -> PyResult<Position> {
+    position_of(board, mines).map_err(engine_error)
+}
+
+/// [`position`] without Python: callable from any thread.
+pub fn position_of(board: BoardInput, mines: Option<u32>) -> Result<Position, EngineError> {
     match board {
-        BoardInput::Codes(c) => {
-            Position::from_codes(c.rows, c.cols, &c.codes, mines).map_err(value_error)
-        }
+        BoardInput::Codes(c) => Ok(Position::from_codes(c.rows, c.cols, &c.codes, mines)?),
         BoardInput::Text(text) => {
-            let p: Position = text.parse().map_err(value_error)?;
+            let p: Position = text.parse()?;
             if p.grid.h.saturating_mul(p.grid.w) > MAX_CELLS {
-                return Err(PyValueError::new_err(format!(
+                return Err(InputError::new(format!(
                     "a board of {}×{} cells: at most {MAX_CELLS} cells",
                     p.grid.h, p.grid.w
-                )));
+                ))
+                .into());
             }
             let total = mines.or(p.total_mines);
             // Through the codes again: the total is checked against the
             // flags and the closed cells.
-            Position::from_codes(p.grid.h, p.grid.w, &p.to_codes(), total).map_err(value_error)
+            Ok(Position::from_codes(
+                p.grid.h,
+                p.grid.w,
+                &p.to_codes(),
+                total,
+            )?)
         }
     }
 }

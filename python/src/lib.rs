@@ -2,30 +2,45 @@
 //! ([`sapper_engine`]), wrapped by the `sapper` package (`python/sapper/`).
 //!
 //! One [`Engine`] is built on first use and shared by every call and
-//! thread. Every call that computes releases the GIL while it does; batch
-//! calls spread over rayon's threads with one probability counter each.
-//! Inputs are validated here (types, shapes, codes) so that nothing
-//! panics across the boundary; engine errors become `ValueError` with the
-//! engine's message. Boards: see the `input` module; the ms_toollib-compatible
-//! helpers: see the `compat` module.
+//! thread. Every call that computes releases the GIL while it does. Calls
+//! on one board run on the calling thread; the long calls (`play`,
+//! `generate`, `probabilities_many`, `compat.laymine_solvable`) run in the
+//! package's own thread pool, rebuilt after a fork, and stop on Ctrl-C
+//! (the `pool` module). Inputs are validated here (types, shapes, codes,
+//! ranges) so that nothing panics across the boundary; engine errors
+//! become the package's exceptions (the `errors` module). Boards: see the
+//! `input` module; the ms_toollib-compatible helpers: see `compat`.
 
 mod compat;
+mod errors;
 mod input;
+mod many;
+mod pool;
+mod range;
 
-use input::{density_arg, mines_arg, position, read_board, read_layout, value_error};
+use errors::{engine_error, input_error};
+use input::{
+    density_arg, first_click_arg, mines_arg, names_arg, position, read_board, read_layout,
+    seed_arg, Int,
+};
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray2, PyArray3};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pool::{interruptible, Stop};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use rayon::prelude::*;
 use sapper_engine::generate::{Request, Sampling};
-use sapper_engine::play::{Guessing, Lead, Policy, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
+use sapper_engine::play::{
+    play_game, GameRecord, Guessing, Lead, Move, Player, Policy, ENDGAME_LAYOUTS,
+    MAX_ENDGAME_LAYOUTS,
+};
 use sapper_engine::solver::BySource;
 use sapper_engine::{
-    Board, Counter, Engine, Error, Field, FirstClick, Grid, Level, Method, PlaySettings, Position,
+    Board, Cell, Counter, Engine, Error, Field, FirstClick, Grid, Level, Method, PlaySettings,
+    PlaySummary, Position,
 };
 use std::cell::RefCell;
+use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 /// The engine every call shares (embedded rules, default budget).
@@ -36,7 +51,7 @@ fn engine() -> PyResult<&'static Engine> {
     if let Some(e) = ENGINE.get() {
         return Ok(e);
     }
-    let built = Engine::new().map_err(value_error)?;
+    let built = Engine::new().map_err(engine_error)?;
     Ok(ENGINE.get_or_init(|| built))
 }
 
@@ -73,70 +88,23 @@ fn grid_array<'py>(py: Python<'py>, grid: Grid, values: Vec<f64>) -> Bound<'py, 
 /// Mine probability of every cell of `board`: a float64 array of its
 /// shape, a closed cell's probability in [0, 1] (within 1e-12 of the
 /// exact fraction; forced cells exactly 0 or 1), NaN for every other cell.
+/// `mines` sets (or overrides) the total; without one, `density` weighs a
+/// layout with k mines by d^k (1-d)^(n-k).
 #[pyfunction]
 #[pyo3(signature = (board, mines=None, density=None))]
 fn probabilities<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
-    mines: Option<i64>,
+    mines: Option<Int>,
     density: Option<f64>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let (mines, density) = (mines_arg(mines)?, density_arg(density)?);
+    let (mines, density) = (mines_arg(mines.as_ref())?, density_arg(density)?);
     let position = position(read_board(board)?, mines)?;
     let engine = engine()?;
     let values = py
         .detach(|| with_counter(engine, |c| per_cell(c, &position, density)))
-        .map_err(value_error)?;
+        .map_err(engine_error)?;
     Ok(grid_array(py, position.grid, values))
-}
-
-/// [`probabilities`] of many boards, in parallel (one counter per thread,
-/// the GIL released): a list of arrays in the order given.
-#[pyfunction]
-#[pyo3(signature = (boards, mines=None, density=None))]
-fn probabilities_many<'py>(
-    py: Python<'py>,
-    boards: &Bound<'py, PyAny>,
-    mines: Option<i64>,
-    density: Option<f64>,
-) -> PyResult<Bound<'py, PyList>> {
-    let (mines, density) = (mines_arg(mines)?, density_arg(density)?);
-    let items = boards.try_iter().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "expected a list of boards, got {}",
-            input::type_name(boards)
-        ))
-    })?;
-    let mut positions = Vec::new();
-    for (k, b) in items.enumerate() {
-        let p = read_board(&b?)
-            .and_then(|b| position(b, mines))
-            .map_err(|e| prefix(py, e, k))?;
-        positions.push(p);
-    }
-    let engine = engine()?;
-    let results: Vec<Result<Vec<f64>, Error>> = py.detach(|| {
-        positions
-            .par_iter()
-            .map_init(|| engine.counter(), |c, p| per_cell(c, p, density))
-            .collect()
-    });
-    let list = PyList::empty(py);
-    for (k, (r, p)) in results.into_iter().zip(&positions).enumerate() {
-        let values = r.map_err(|e| PyValueError::new_err(format!("board {k}: {e}")))?;
-        list.append(grid_array(py, p.grid, values))?;
-    }
-    Ok(list)
-}
-
-/// `e` with "board k: " before its message, of the same exception type.
-fn prefix(py: Python<'_>, e: PyErr, k: usize) -> PyErr {
-    let message = format!("board {k}: {}", e.value(py));
-    if e.is_instance_of::<PyTypeError>(py) {
-        PyTypeError::new_err(message)
-    } else {
-        PyValueError::new_err(message)
-    }
 }
 
 /// The exact number of mine layouts that fit `board` with `mines` mines in
@@ -146,11 +114,11 @@ fn prefix(py: Python<'_>, e: PyErr, k: usize) -> PyErr {
 fn count_layouts<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
-    mines: Option<i64>,
+    mines: Option<Int>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let position = position(read_board(board)?, mines_arg(mines)?)?;
+    let position = position(read_board(board)?, mines_arg(mines.as_ref())?)?;
     if position.total_mines.is_none() {
-        return Err(PyValueError::new_err(
+        return Err(input_error(
             "count_layouts needs the total number of mines: give mines=N",
         ));
     }
@@ -162,23 +130,9 @@ fn count_layouts<'py>(
                 Ok(c.layouts()?.to_bytes_le())
             })
         })
-        .map_err(value_error)?;
+        .map_err(engine_error)?;
     py.get_type::<pyo3::types::PyInt>()
         .call_method1("from_bytes", (PyBytes::new(py, &bytes), "little"))
-}
-
-/// The position `board` (with `mines`) describes, and what `f` answers on
-/// it with the shared engine, computed without holding the GIL.
-fn on_position<T: Send>(
-    py: Python<'_>,
-    board: &Bound<'_, PyAny>,
-    mines: Option<i64>,
-    f: impl FnOnce(&Engine, &Position) -> Result<T, Error> + Send,
-) -> PyResult<(Position, T)> {
-    let position = position(read_board(board)?, mines_arg(mines)?)?;
-    let engine = engine()?;
-    let answer = py.detach(|| f(engine, &position)).map_err(value_error)?;
-    Ok((position, answer))
 }
 
 /// `[[row, col], ...]` of row-major cells.
@@ -219,9 +173,13 @@ fn rules_by_order<'py>(py: Python<'py>, b: &BySource) -> PyResult<Bound<'py, PyD
 fn analyse<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
-    mines: Option<i64>,
+    mines: Option<Int>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (position, analysis) = on_position(py, board, mines, |e, p| e.analyse(p))?;
+    let position = position(read_board(board)?, mines_arg(mines.as_ref())?)?;
+    let engine = engine()?;
+    let analysis = py
+        .detach(|| engine.analyse(&position))
+        .map_err(engine_error)?;
     let grid = position.grid;
     let mut deds = analysis.deductions.clone();
     deds.sort_by_key(|d| d.cell);
@@ -251,52 +209,50 @@ fn analyse<'py>(
 /// The sapper player's move, as the `sapper engine` protocol answers:
 /// `{"open": [[r, c], ...], "flag": [...], "guess": False}` when cells are
 /// proven safe, else `{"open": [[r, c]], "flag": [...], "guess": True,
-/// "p_mine": p}`.
+/// "p_mine": p}`. Without a total, a guess weighs the closed cells by
+/// `density` (default 0.2). On a finished game (no closed cell may be
+/// safe): `{"open": [], "flag": [...], "guess": False, "game_over": True}`,
+/// `flag` listing the closed cells (all mines).
 #[pyfunction]
-#[pyo3(signature = (board, mines=None))]
+#[pyo3(signature = (board, mines=None, density=None))]
 fn next_move<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
-    mines: Option<i64>,
+    mines: Option<Int>,
+    density: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (position, m) = on_position(py, board, mines, |e, p| e.next_move(p))?;
+    let density = density_arg(density)?;
+    let position = position(read_board(board)?, mines_arg(mines.as_ref())?)?;
+    let engine = engine()?;
+    let answer = py.detach(|| {
+        let mut player = engine.player(Policy::SecondSafety);
+        if let Some(d) = density {
+            player.set_density(d);
+        }
+        player.next_move(&Board::from_position(&position))
+    });
+    let grid = position.grid;
     let out = PyDict::new(py);
-    out.set_item("open", cells(position.grid, m.open.iter().copied()))?;
-    out.set_item("flag", cells(position.grid, m.flag.iter().copied()))?;
-    out.set_item("guess", m.guess.is_some())?;
-    if let Some(p) = m.guess {
-        out.set_item("p_mine", p)?;
+    match answer {
+        Ok(m) => {
+            out.set_item("open", cells(grid, m.open.iter().copied()))?;
+            out.set_item("flag", cells(grid, m.flag.iter().copied()))?;
+            out.set_item("guess", m.guess.is_some())?;
+            if let Some(p) = m.guess {
+                out.set_item("p_mine", p)?;
+            }
+        }
+        Err(Error::NothingToOpen) => {
+            let closed =
+                (0..grid.len() as u32).filter(|&c| position.cells[c as usize] == Cell::Unknown);
+            out.set_item("open", PyList::empty(py))?;
+            out.set_item("flag", cells(grid, closed))?;
+            out.set_item("guess", false)?;
+            out.set_item("game_over", true)?;
+        }
+        Err(e) => return Err(engine_error(e)),
     }
     Ok(out)
-}
-
-/// A non-negative integer argument as `usize`.
-fn whole(name: &str, v: i64) -> PyResult<usize> {
-    usize::try_from(v)
-        .map_err(|_| PyValueError::new_err(format!("{name} = {v}: expected a whole number >= 0")))
-}
-
-/// `"opening"`, `"safe"` or a `(row, col)` opening, on `level`.
-fn first_click_arg(
-    level: Level,
-    value: &Bound<'_, PyAny>,
-) -> PyResult<(FirstClick, (usize, usize))> {
-    if let Ok(name) = value.extract::<String>() {
-        return match name.as_str() {
-            "opening" => Ok((
-                FirstClick::Opening,
-                FirstClick::Opening.default_start(level),
-            )),
-            "safe" => Ok((FirstClick::Safe, (0, 0))),
-            _ => Err(PyValueError::new_err(format!(
-                "first_click = {name:?}: expected \"opening\", \"safe\" or a (row, col) tuple"
-            ))),
-        };
-    }
-    let (r, c): (i64, i64) = value.extract().map_err(|_| {
-        PyTypeError::new_err("first_click: expected \"opening\", \"safe\" or a (row, col) tuple")
-    })?;
-    Ok((FirstClick::Opening, (whole("row", r)?, whole("col", c)?)))
 }
 
 /// Most cells [`generate`] returns in one call (about 1 GB of int8).
@@ -304,25 +260,35 @@ const MAX_GENERATED_CELLS: usize = 1 << 30;
 
 /// `count` no-guess boards of `rows × cols` with `mines` mines: an int8
 /// array of shape `(count, rows, cols)`, -1 a mine, 0-8 the numbers.
+/// `first_click`: "opening" (an opening at (3, 3), clamped into small
+/// boards), "safe" (a safe click at (0, 0)) or `(row, col)` for an opening
+/// there; `method`: "uniform" (uniform among no-guess boards) or "fast"
+/// (repaired boards, for dense levels). `seed`: 0 to 2**64 - 1, the same
+/// boards for the same seed; `None` draws a fresh seed from the operating
+/// system. Runs on every core; Ctrl-C stops it when it finds its next
+/// board (the next 64 with "fast": seconds where no-guess boards are rare).
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mines, count=1, seed=None, first_click=None, method="uniform"))]
+#[pyo3(
+    signature = (rows, cols, mines, count=Int::from(1), seed=None, first_click=None, method="uniform"),
+    text_signature = "(rows, cols, mines, count=1, seed=None, first_click='opening', method='uniform')"
+)]
 #[allow(clippy::too_many_arguments)]
 fn generate<'py>(
     py: Python<'py>,
-    rows: i64,
-    cols: i64,
-    mines: i64,
-    count: i64,
-    seed: Option<u64>,
+    rows: Int,
+    cols: Int,
+    mines: Int,
+    count: Int,
+    seed: Option<Int>,
     first_click: Option<&Bound<'py, PyAny>>,
     method: &str,
 ) -> PyResult<Bound<'py, PyArray3<i8>>> {
     let level = Level {
-        rows: whole("rows", rows)?,
-        cols: whole("cols", cols)?,
-        mines: mines_arg(Some(mines))?.unwrap_or(0),
+        rows: rows.within("rows", 0, u32::MAX)? as usize,
+        cols: cols.within("cols", 0, u32::MAX)? as usize,
+        mines: mines.within("mines", 0, u32::MAX)?,
     };
-    let count = whole("count", count)?;
+    let count = count.within("count", 0, u64::MAX)?;
     let (rule, start) = match first_click {
         None => (
             FirstClick::Opening,
@@ -334,36 +300,45 @@ fn generate<'py>(
         "uniform" => Sampling::Uniform,
         "fast" => Sampling::Fast,
         _ => {
-            return Err(PyValueError::new_err(format!(
+            return Err(input_error(format!(
                 "method = {method:?}: expected \"uniform\" or \"fast\""
             )))
         }
     };
-    level.check(rule, start).map_err(value_error)?;
+    level.check(rule, start).map_err(engine_error)?;
+    let seed = seed_arg(py, seed.as_ref())?;
     let cells = level.rows * level.cols;
-    if count.saturating_mul(cells) > MAX_GENERATED_CELLS {
-        return Err(PyValueError::new_err(format!(
-            "{count} boards of {cells} cells: at most {MAX_GENERATED_CELLS} cells in one call"
-        )));
-    }
+    let count = usize::try_from(count)
+        .ok()
+        .filter(|&n| n.saturating_mul(cells) <= MAX_GENERATED_CELLS)
+        .ok_or_else(|| {
+            input_error(format!(
+                "{count} boards of {cells} cells: at most {MAX_GENERATED_CELLS} cells in one call"
+            ))
+        })?;
     let engine = engine()?;
     let codes: Vec<i8> = if count == 0 {
         Vec::new()
     } else {
         let request = Request::new(level)
             .count(count)
-            .seed(seed.unwrap_or(1))
+            .seed(seed)
             .first_click(rule, start)
             .sampling(sampling);
-        let generated = py
-            .detach(|| engine.generate(&request))
-            .map_err(value_error)?;
-        generated
-            .fields
-            .iter()
-            .flat_map(|f| f.to_codes())
-            .map(|c| c as i8)
-            .collect()
+        interruptible(py, |stop| {
+            let mut codes = Vec::new();
+            engine
+                .generate_each(&request, &|_| {}, &mut |field| {
+                    codes.extend(field.to_codes().into_iter().map(|c| c as i8));
+                    if stop.requested() {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .map(|_| codes)
+        })?
+        .map_err(engine_error)?
     };
     Ok(
         Array3::from_shape_vec((count, level.rows, level.cols), codes)
@@ -373,62 +348,136 @@ fn generate<'py>(
 }
 
 /// Whether no-guess play (with the total known) solves `layout` from a
-/// click on `(row, col)`. A mine at the start is a `ValueError`.
+/// click on `(row, col)`. A mine at the start is a `sapper.InputError`.
 #[pyfunction]
-fn is_solvable(py: Python<'_>, layout: &Bound<'_, PyAny>, row: i64, col: i64) -> PyResult<bool> {
+fn is_solvable(py: Python<'_>, layout: &Bound<'_, PyAny>, row: Int, col: Int) -> PyResult<bool> {
     let codes = read_layout(layout)?;
-    let field = Field::from_codes(codes.rows, codes.cols, &codes.codes).map_err(value_error)?;
-    let start = (whole("row", row)?, whole("col", col)?);
+    let field = Field::from_codes(codes.rows, codes.cols, &codes.codes).map_err(engine_error)?;
+    let start = (
+        row.within("row", 0, u32::MAX)? as usize,
+        col.within("col", 0, u32::MAX)? as usize,
+    );
     let engine = engine()?;
     py.detach(|| engine.solves_from(&field, start))
-        .map_err(value_error)
+        .map_err(engine_error)
 }
 
 /// Most games [`play`] plays in one call.
 const MAX_GAMES: u64 = 100_000_000;
 
+/// A player that gives up at its next move once the caller asks to stop.
+struct Watched<'a, P> {
+    player: P,
+    stop: &'a Stop,
+}
+
+impl<P: Player> Player for Watched<'_, P> {
+    fn next_move(&mut self, position: &Board) -> Result<Move, Error> {
+        if self.stop.requested() {
+            return Err(Error::Internal("stopped".into()));
+        }
+        self.player.next_move(position)
+    }
+}
+
+/// [`Engine::play`] of `settings`, stopping within a move of each game in
+/// progress when `stop` is set (`Ok(None)`). Game `i` is the engine's game
+/// `i` of the run, played by the same player, so the summary is the one
+/// `Engine::play` (and `sapper play`) gives.
+fn play_games(
+    engine: &Engine,
+    settings: &PlaySettings,
+    stop: &Stop,
+) -> Result<Option<PlaySummary>, Error> {
+    // Games held at once, as `Engine::play_each` holds them.
+    const CHUNK: u64 = 4096;
+    let start = settings.start();
+    let level = settings.level.check(settings.first_click, start)?;
+    let t0 = std::time::Instant::now();
+    let mut summary = PlaySummary::default();
+    let mut next = 0;
+    while next < settings.games {
+        let end = next.saturating_add(CHUNK).min(settings.games);
+        let records: Result<Vec<GameRecord>, Error> = (next..end)
+            .into_par_iter()
+            .map(|index| {
+                let mut player = Watched {
+                    player: engine
+                        .player(settings.policy)
+                        .with_endgame(settings.endgame_layouts)
+                        .with_guessing(settings.guessing),
+                    stop,
+                };
+                play_game(
+                    level,
+                    settings.first_click,
+                    start,
+                    settings.seed,
+                    index,
+                    &mut player,
+                )
+            })
+            .collect();
+        if stop.requested() {
+            return Ok(None);
+        }
+        for r in &records? {
+            summary.add(r);
+        }
+        next = end;
+    }
+    summary.seconds = t0.elapsed().as_secs_f64();
+    Ok(Some(summary))
+}
+
 /// Plays `games` seeded games with the sapper player and returns the
-/// summary `sapper play --json` prints. `policy`, `endgame_layouts` and
-/// `without` are `sapper play`'s options of those names; `third_move` is
-/// `sapper play --with third-move` (slower, a little stronger).
+/// summary `sapper play --json` prints. `level` ("beginner",
+/// "intermediate", "expert": the default), or `rows`, `cols` and `mines`.
+/// `first_click`: "safe" (a safe click at (0, 0)), "opening" or `(row,
+/// col)` for an opening there. `policy`, `endgame_layouts` (0 to 65535)
+/// and `without` (one refinement, several separated by commas, or a list)
+/// are `sapper play`'s options of those names; `third_move` is `sapper
+/// play --with third-move` (slower, a little stronger). `seed=None` draws
+/// a fresh seed, reported as "seed". Runs on every core; Ctrl-C stops it.
 #[pyfunction]
-#[pyo3(signature = (level=None, rows=None, cols=None, mines=None, games=1000, seed=None, first_click=None, third_move=false, policy="second-safety", endgame_layouts=ENDGAME_LAYOUTS as i64, without=Vec::new()))]
+#[pyo3(
+    signature = (level=None, rows=None, cols=None, mines=None, games=Int::from(1000), seed=None, first_click=None, third_move=false, policy="second-safety", endgame_layouts=Int::from(ENDGAME_LAYOUTS as i64), without=None),
+    text_signature = "(level=None, rows=None, cols=None, mines=None, games=1000, seed=None, first_click='safe', third_move=False, policy='second-safety', endgame_layouts=1000, without=())"
+)]
 #[allow(clippy::too_many_arguments)]
 fn play<'py>(
     py: Python<'py>,
     level: Option<&str>,
-    rows: Option<i64>,
-    cols: Option<i64>,
-    mines: Option<i64>,
-    games: i64,
-    seed: Option<u64>,
+    rows: Option<Int>,
+    cols: Option<Int>,
+    mines: Option<Int>,
+    games: Int,
+    seed: Option<Int>,
     first_click: Option<&Bound<'py, PyAny>>,
     third_move: bool,
     policy: &str,
-    endgame_layouts: i64,
-    without: Vec<String>,
+    endgame_layouts: Int,
+    without: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let policy = Policy::from_name(policy).ok_or_else(|| {
-        PyValueError::new_err(format!(
+        input_error(format!(
             "policy = {policy:?}: expected one of {}",
             names(Policy::ALL.map(Policy::name))
         ))
     })?;
-    let endgame_layouts = usize::try_from(endgame_layouts)
-        .ok()
-        .filter(|&n| n <= MAX_ENDGAME_LAYOUTS)
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "endgame_layouts = {endgame_layouts}: expected 0 (off) to {MAX_ENDGAME_LAYOUTS}"
-            ))
-        })?;
+    let endgame_layouts =
+        endgame_layouts.within("endgame_layouts", 0, MAX_ENDGAME_LAYOUTS as u64)? as usize;
     let mut guessing = Guessing::default();
+    let without = match without {
+        Some(w) => names_arg("without", w)?,
+        None => Vec::new(),
+    };
     for name in &without {
         match Lead::from_name(name) {
             Some(lead) if lead.on_by_default() => guessing.set(lead, false),
             _ => {
                 let leads = Lead::ALL.into_iter().filter(|l| l.on_by_default());
-                return Err(PyValueError::new_err(format!(
+                return Err(input_error(format!(
                     "without: {name:?} is not a refinement that can be turned off: expected any of {}",
                     names(leads.map(Lead::name))
                 )));
@@ -438,42 +487,41 @@ fn play<'py>(
     guessing.third_move = third_move;
     let level = match (level, rows, cols, mines) {
         (Some(name), None, None, None) => Level::named(name).ok_or_else(|| {
-            PyValueError::new_err(format!(
+            input_error(format!(
                 "level = {name:?}: expected \"beginner\", \"intermediate\" or \"expert\""
             ))
         })?,
         (None, None, None, None) => Level::EXPERT,
         (None, Some(r), Some(c), Some(m)) => Level {
-            rows: whole("rows", r)?,
-            cols: whole("cols", c)?,
-            mines: mines_arg(Some(m))?.unwrap_or(0),
+            rows: r.within("rows", 0, u32::MAX)? as usize,
+            cols: c.within("cols", 0, u32::MAX)? as usize,
+            mines: m.within("mines", 0, u32::MAX)?,
         },
         _ => {
-            return Err(PyValueError::new_err(
+            return Err(input_error(
                 "give a level name, or rows, cols and mines together, not both",
             ))
         }
     };
-    let games = u64::try_from(games)
-        .ok()
-        .filter(|g| (1..=MAX_GAMES).contains(g))
-        .ok_or_else(|| {
-            PyValueError::new_err(format!("games = {games}: expected 1 to {MAX_GAMES}"))
-        })?;
+    let games = games.within("games", 1, MAX_GAMES)?;
     let (rule, start) = match first_click {
         None => (FirstClick::Safe, (0, 0)),
         Some(v) => first_click_arg(level, v)?,
     };
-    level.check(rule, start).map_err(value_error)?;
+    level.check(rule, start).map_err(engine_error)?;
     let mut settings = PlaySettings::new(level)
         .games(games)
-        .seed(seed.unwrap_or(1))
+        .seed(seed_arg(py, seed.as_ref())?)
         .first_click(rule, Some(start));
     settings.policy = policy;
     settings.endgame_layouts = endgame_layouts;
     settings.guessing = guessing;
     let engine = engine()?;
-    let s = py.detach(|| engine.play(&settings)).map_err(value_error)?;
+    let s = interruptible(py, |stop| play_games(engine, &settings, stop))?
+        .map_err(engine_error)?
+        .ok_or_else(|| {
+            pyo3::exceptions::PyRuntimeError::new_err("play stopped without an interrupt")
+        })?;
     let out = PyDict::new(py);
     let (lo, hi) = s.ci95();
     out.set_item("games", s.games)?;
@@ -534,13 +582,14 @@ fn nested<'py, T: Copy + IntoPyObject<'py>>(
 #[pymodule]
 fn _sapper(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(probabilities, m)?)?;
-    m.add_function(wrap_pyfunction!(probabilities_many, m)?)?;
+    m.add_function(wrap_pyfunction!(many::probabilities_many, m)?)?;
     m.add_function(wrap_pyfunction!(count_layouts, m)?)?;
     m.add_function(wrap_pyfunction!(analyse, m)?)?;
     m.add_function(wrap_pyfunction!(next_move, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(is_solvable, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
+    errors::register(m)?;
     compat::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

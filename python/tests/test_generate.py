@@ -77,10 +77,26 @@ def test_safe_first_click_and_fast_method():
 
 
 def test_seed_gives_the_same_boards():
-    a = sapper.generate(9, 9, 10, count=3)
+    a = sapper.generate(9, 9, 10, count=3, seed=1)
     assert np.array_equal(a, sapper.generate(9, 9, 10, count=3, seed=1))
     assert not np.array_equal(a, sapper.generate(9, 9, 10, count=3, seed=2))
     assert sapper.generate(9, 9, 10, count=0).shape == (0, 9, 9)
+
+
+def test_no_seed_means_fresh_boards():
+    # numpy's convention: seed=None draws fresh entropy on every call. Ten
+    # uniform 9x9 boards from two fresh seeds coincide with chance ~0.
+    a = sapper.generate(9, 9, 10, count=10)
+    b = sapper.generate(9, 9, 10, count=10, seed=None)
+    assert not np.array_equal(a, b)
+
+
+def test_first_click_as_a_list_or_an_array():
+    for click in ([4, 4], (4, 4), np.array([4, 4])):
+        boards = sapper.generate(9, 9, 10, count=3, seed=5, first_click=click)
+        np.testing.assert_array_equal(boards, sapper.generate(9, 9, 10, count=3, seed=5,
+                                                              first_click=(4, 4)))
+        assert all((b[3:6, 3:6] != -1).all() and sapper.is_solvable(b, 4, 4) for b in boards)
 
 
 def test_boards_ms_toollib_solves_are_solvable_for_sapper():

@@ -1,14 +1,12 @@
 //! `sapper bench`: solve time without reading, deductions by source, and the
 //! method table, like the research's Tables 21–23.
 
-use super::common::{
-    by_source_json, median, methods_json, print_method_table, read_inputs, round3,
-    rules_by_order_json, BudgetArgs, RulesArgs,
-};
+use super::args::{BudgetArgs, RulesArgs};
+use super::fields::read_inputs;
+use super::table::{median, methods_json, print_method_table, round3};
 use super::CliError;
-use sapper_engine::methods::MethodTable;
-use sapper_engine::solver::{solve_field_with, BySource, Layers};
-use sapper_engine::{Field, Method};
+use sapper_engine::report::ByRuleOrder;
+use sapper_engine::{BySource, Engine, Field, Method, MethodTable, Rules};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -105,16 +103,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             }
         }
     }
-    let index = args.rules.index()?;
-    let layers = Layers {
-        rules: index.as_ref(),
-        methods: true,
-        budget: args.budget.budget()?,
-    };
+    let budget = args.budget.budget()?;
+    let engine = args.rules.engine(budget)?;
     // The modes run: the chosen one, then (with --compare) methods only.
-    let mut modes = vec![(layers, Totals::new(fields.len()))];
+    let mut modes = vec![(engine, Totals::new(fields.len()))];
     if args.compare {
-        modes.push((Layers::METHODS_ONLY, Totals::new(fields.len())));
+        let methods = Engine::with_rules(Rules::None)?.with_budget(budget);
+        modes.push((methods, Totals::new(fields.len())));
     }
     // times[mode][field]: one time per repeat. Repeat by repeat, each mode
     // solves the whole corpus in turn: both modes see the same machine, and
@@ -122,10 +117,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut times = vec![vec![Vec::with_capacity(args.repeat as usize); fields.len()]; modes.len()];
     let mut last = vec![vec![None; fields.len()]; modes.len()];
     for _ in 0..args.repeat {
-        for (k, (layers, totals)) in modes.iter_mut().enumerate() {
+        for (k, (engine, totals)) in modes.iter_mut().enumerate() {
             for (f, (name, field)) in fields.iter().enumerate() {
                 let t0 = Instant::now();
-                let out = solve_field_with(field, *layers, &mut totals.table, None)
+                let out = engine
+                    .solve_with_table(field, &mut totals.table)
                     .map_err(|e| format!("{name}: solving failed: {e}"))?;
                 times[k][f].push(t0.elapsed().as_secs_f64() * 1e6);
                 last[k][f] = Some((out.solved, out.opened_safe_cells, out.by_source));
@@ -162,8 +158,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "repeat": args.repeat,
             "micros_total": round3(total),
             "micros_median": round3(med),
-            "by_source": by_source_json(by),
-            "rules_by_order": rules_by_order_json(by),
+            "by_source": by,
+            "rules_by_order": ByRuleOrder(by),
             "methods": methods_json(table),
         });
         if let Some((other, differ)) = &compared {
@@ -171,7 +167,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 "methods_only_micros_total": round3(other.total()),
                 "methods_only_micros_median": round3(other.median()),
                 "methods_only_solved": other.solved,
-                "methods_only_by_source": by_source_json(&other.by),
+                "methods_only_by_source": other.by,
                 "methods_only_methods": methods_json(&other.table),
                 "speedup": round3(other.total() / total.max(1e-9)),
                 "same_outcomes": differ.is_empty(),

@@ -1,12 +1,12 @@
 //! `sapper engine`: the sapper player behind a line protocol.
 
-use super::common::{default_tiers, move_json};
-use super::CliError;
-use sapper_engine::board::Board;
+use super::rulebase::default_engine;
+use super::{json, CliError};
 use sapper_engine::files::{Line, LineReader, MAX_LINE_BYTES};
 use sapper_engine::play::{Player, Policy, SapperPlayer, DEFAULT_DENSITY};
-use sapper_engine::{Engine, Position};
-use serde_json::{json, Value};
+use sapper_engine::report::MoveReport;
+use sapper_engine::request::PositionRequest;
+use sapper_engine::Board;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -37,7 +37,7 @@ use std::process::ExitCode;
 pub struct Args {}
 
 pub fn run(_args: Args) -> Result<ExitCode, CliError> {
-    let engine = Engine::from_tiers(Some(default_tiers()?));
+    let engine = default_engine()?;
     let mut player = engine.player(Policy::SecondSafety);
     let mut lines = LineReader::new(std::io::stdin().lock(), MAX_LINE_BYTES);
     let mut stdout = std::io::stdout().lock();
@@ -54,56 +54,40 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
                 MAX_LINE_BYTES >> 20,
                 MAX_LINE_BYTES >> 20
             )),
-            Line::Read => answer(&line, number, &mut player),
-        }
-        .unwrap_or_else(|e| json!({ "error": e }));
-        writeln!(stdout, "{answer}")
+            Line::Read => answer(&line, &mut player).map_err(|e| format!("line {number}: {e}")),
+        };
+        let out = match answer {
+            Ok(m) => json::line(&m, 256),
+            Err(e) => json::line(&ErrorReport { error: &e }, 256),
+        };
+        stdout
+            .write_all(&out)
             .and_then(|()| stdout.flush())
             .map_err(|e| format!("writing output: {e}"))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The answer to one input line (`number` counts lines from 1).
-fn answer(line: &[u8], number: usize, player: &mut SapperPlayer) -> Result<Value, String> {
-    let at = |e: &dyn std::fmt::Display| format!("line {number}: {e}");
-    if line.iter().all(u8::is_ascii_whitespace) {
-        return Err(at(&"blank line: expected {\"rows\": [...], \"mines\": N}"));
-    }
-    let request: Value = serde_json::from_slice(line).map_err(|e| at(&format!("not JSON: {e}")))?;
-    let (position, density) = request_position(&request).map_err(|e| at(&e))?;
-    player.set_density(density);
-    let board = Board::from_position(&position);
-    let m = player.next_move(&board).map_err(|e| at(&e))?;
-    Ok(move_json(&m, board.grid()))
+/// `{"error": "..."}`.
+#[derive(serde::Serialize)]
+struct ErrorReport<'a> {
+    error: &'a str,
 }
 
-/// The position and density of a request: `rows`, `mines`, `density`.
-pub fn request_position(request: &Value) -> Result<(Position, f64), String> {
-    let rows = request
-        .get("rows")
-        .and_then(Value::as_array)
-        .ok_or("expected {\"rows\": [\"??1.\", ...]}")?;
-    let rows: Vec<&str> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, row)| row.as_str().ok_or(format!("row {i} is not a string")))
-        .collect::<Result<_, _>>()?;
-    let mines = match request.get("mines") {
-        None | Some(Value::Null) => None,
-        Some(m) => Some(
-            m.as_u64()
-                .and_then(|m| u32::try_from(m).ok())
-                .ok_or("\"mines\" must be a whole number from 0 to 4294967295")?,
-        ),
-    };
-    let density = match request.get("density") {
-        None | Some(Value::Null) => DEFAULT_DENSITY,
-        Some(d) => d
-            .as_f64()
-            .filter(|d| *d > 0.0 && *d < 1.0)
-            .ok_or("\"density\" must be a number strictly between 0 and 1")?,
-    };
-    let position = Position::from_rows(&rows, mines).map_err(|e| e.to_string())?;
-    Ok((position, density))
+/// The answer to one input line.
+fn answer(line: &[u8], player: &mut SapperPlayer) -> Result<MoveReport, String> {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Err("blank line: expected {\"rows\": [...], \"mines\": N}".into());
+    }
+    let request: PositionRequest = json::request(line)?;
+    let position = request.position().map_err(|e| e.to_string())?;
+    player.set_density(
+        request
+            .density()
+            .map_err(|e| e.to_string())?
+            .unwrap_or(DEFAULT_DENSITY),
+    );
+    let board = Board::from_position(&position);
+    let m = player.next_move(&board).map_err(|e| e.to_string())?;
+    Ok(MoveReport::new(board.grid(), &m))
 }

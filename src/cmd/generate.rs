@@ -1,14 +1,16 @@
 //! `sapper generate`: no-guess boards (see `sapper_engine::generate`).
 
-use super::common::{default_tiers, GameArgs};
-use super::CliError;
+use super::args::{count_arg, GameArgs};
+use super::rulebase::default_engine;
+use super::{json, CliError};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sapper_engine::board::Field;
 use sapper_engine::formats::mbf::{mbf_bytes, MBF_STARTS};
 use sapper_engine::formats::thesis::{field_texts, FIELD_FILES};
 use sapper_engine::game::Game;
 use sapper_engine::generate::{Request, Sampling};
-use sapper_engine::{Engine, Error};
+use sapper_engine::report::BoardReport;
+use sapper_engine::Error;
 use std::io::Write as _;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -28,7 +30,8 @@ use std::time::Instant;
 /// uniform.
 ///
 /// Output: JSON lines on stdout (`{"rows", "cols", "mines": [[r, c], ...],
-/// "start": [r, c]}`), or with `-o DIR` a new folder of boards, written
+/// "start": [r, c], "layout": [[-1 a mine, else the number, ...], ...]}`),
+/// or with `-o DIR` a new folder of boards, written
 /// whole: thesis-layout fields (`field_1`, ... with the start and its
 /// flood fill open, and an `expected.csv` saying each is solved), which
 /// `sapper solve DIR` reads, or `.mbf` files (`--format mbf`).
@@ -41,7 +44,7 @@ pub struct Args {
     game: GameArgs,
     /// Boards to generate (each is written as soon as it is found, so any
     /// count streams).
-    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::common::count_arg::<usize>)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = count_arg::<usize>)]
     count: usize,
     /// `uniform`: every no-guess board equally likely; `fast`: repair stuck
     /// boards (not uniform).
@@ -108,7 +111,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.count == 0 {
         return Err("--count must be at least 1".into());
     }
-    let engine = Engine::from_tiers(Some(default_tiers()?));
+    let engine = default_engine()?;
     let sampling = match args.method {
         MethodArg::Uniform => Sampling::Uniform,
         MethodArg::Fast => Sampling::Fast,
@@ -192,22 +195,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `{"rows", "cols", "mines": [[r, c], ...], "start": [r, c]}`.
-fn board_json(field: &Field, start: (usize, usize)) -> String {
-    let w = field.grid.w;
-    let mines: Vec<[usize; 2]> = (0..field.mine.len())
-        .filter(|&i| field.mine[i])
-        .map(|i| [i / w, i % w])
-        .collect();
-    serde_json::json!({
-        "rows": field.grid.h,
-        "cols": w,
-        "mines": mines,
-        "start": [start.0, start.1],
-    })
-    .to_string()
-}
-
 /// Where generated boards go.
 enum Sink<'a> {
     /// JSON lines, each flushed as it is written.
@@ -219,7 +206,8 @@ enum Sink<'a> {
 impl Sink<'_> {
     fn write(&mut self, field: &Field, start: (usize, usize)) -> Result<(), CliError> {
         match self {
-            Sink::Stdout(out) => writeln!(out, "{}", board_json(field, start))
+            Sink::Stdout(out) => out
+                .write_all(&json::line(&BoardReport::new(field, start, None), 4096))
                 .and_then(|()| out.flush())
                 .map_err(|e| format!("writing output: {e}").into()),
             Sink::Folder(folder) => folder.write(field, start),

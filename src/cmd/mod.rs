@@ -1,6 +1,8 @@
 //! One module per subcommand. Each has `Args` (clap) and `run(args) ->
-//! Result<ExitCode, CliError>`; exit code 0 on success, 1 when some input was
-//! bad but others were processed, 2 on a fatal error.
+//! Result<ExitCode, CliError>` that reads its inputs, asks the engine, and
+//! prints the engine's answers ([`sapper_engine::report`]); exit code 0 on
+//! success, 1 when some input was bad but others were processed, 2 on a
+//! fatal error.
 
 /// `println!` that returns an error from the enclosing function instead of
 /// panicking when stdout cannot be written (a full disk, a closed pipe).
@@ -12,17 +14,28 @@ macro_rules! out {
     }};
 }
 
+// The subcommands.
 pub mod analyse;
 pub mod bench;
-pub mod common;
 pub mod engine;
 pub mod generate;
-pub mod ordered;
+pub mod metrics;
 pub mod play;
+pub mod review;
 pub mod rules;
 pub mod serve;
 pub mod solve;
 pub mod synth;
+
+// What several of them share: flags, rulebases, fields, the heat map,
+// JSON lines, tables, work done in parallel and printed in order.
+pub mod args;
+pub mod fields;
+pub mod heatmap;
+pub mod json;
+pub mod ordered;
+pub mod rulebase;
+pub mod table;
 
 /// A fatal command error, printed as `sapper: error: ...`.
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;

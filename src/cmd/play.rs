@@ -1,13 +1,15 @@
 //! `sapper play`: whole games with the sapper player (`sapper_engine::play`).
 
-use super::common::{by_source_json, default_tiers, rules_by_order_json, GameArgs};
-use super::CliError;
+use super::args::{count_arg, GameArgs};
+use super::rulebase::default_engine;
+use super::{json, CliError};
 use clap::builder::TypedValueParser as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sapper_engine::files::WholeFile;
 use sapper_engine::game::FirstClick;
 use sapper_engine::play::{Guessing, Lead, Policy, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
-use sapper_engine::{Engine, Method, PlaySettings};
+use sapper_engine::report::{GameLine, PlayReport};
+use sapper_engine::{Method, PlaySettings};
 use std::io::Write as _;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -40,7 +42,7 @@ pub struct Args {
     game: GameArgs,
     /// Games to play (summed up as they end: any number runs in flat
     /// memory).
-    #[arg(long, default_value_t = 1000, allow_hyphen_values = true, value_parser = super::common::count_arg::<u64>)]
+    #[arg(long, default_value_t = 1000, allow_hyphen_values = true, value_parser = count_arg::<u64>)]
     games: u64,
     /// How to guess when nothing is forced.
     #[arg(long, default_value = "second-safety", value_parser = policy_arg())]
@@ -71,8 +73,8 @@ pub struct Args {
     without: Vec<Lead>,
     /// Turn on refinements that are off by default because they cost
     /// speed: `third-move` (score guesses three moves deep where the next
-    /// move would be a guess too, not two; about 0.04 points more classic
-    /// expert games won at two thirds of the games per second).
+    /// move would be a guess too, not two: a little stronger, slower; the
+    /// figures are in docs/performance.md).
     #[arg(long, value_name = "LEAD", value_delimiter = ',', value_parser = lead_arg(false))]
     with: Vec<Lead>,
     /// One JSON summary object instead of text.
@@ -121,7 +123,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     for &lead in &args.with {
         guessing.set(lead, true);
     }
-    let engine = Engine::from_tiers(Some(default_tiers()?));
+    let engine = default_engine()?;
     let seed = args.game.seed;
     let settings = PlaySettings {
         level,
@@ -159,11 +161,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let Some(file) = games_json.as_mut() else {
             return ControlFlow::Break(());
         };
-        match writeln!(
-            file,
-            "{{\"index\":{},\"won\":{},\"clicks\":{},\"guesses\":{},\"seed\":{seed}}}",
-            r.index, r.won, r.clicks, r.guesses
-        ) {
+        match file.write_all(&json::line(&GameLine { record: r, seed }, 96)) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
                 write_error = Some(file.error(&e));
@@ -178,33 +176,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let (lo, hi) = summary.ci95();
     let rate = wins as f64 / n as f64;
     if args.json {
-        let summary = serde_json::json!({
-            "games": n,
-            "wins": wins,
-            "win_rate": rate,
-            "ci95": [lo, hi],
-            "guesses_per_game": summary.guesses_per_game(),
-            "guesses_per_won_game": summary.guesses_per_won_game(),
-            "games_per_second": n as f64 / seconds,
-            "level": {"rows": level.rows, "cols": level.cols, "mines": level.mines},
-            "first_click": first_click.name(),
-            "start": [start.0, start.1],
-            "seed": seed,
-            "policy": policy.name(),
-            "endgame_layouts": args.endgame_layouts,
-            "guessing": {
-                "free_fifties": guessing.free_fifties,
-                "influence": guessing.influence,
-                "blend": guessing.blend,
-                "skip_dead": guessing.skip_dead,
-                "off_frontier": guessing.off_frontier,
-                "isolated": guessing.isolated,
-                "third_move": guessing.third_move,
-            },
-            "opened_by_source": by_source_json(&opened_by),
-            "opened_by_rule_order": rules_by_order_json(&opened_by),
-        });
-        out!("{summary}");
+        let report = PlayReport {
+            summary: &summary,
+            settings: &settings,
+        };
+        std::io::stdout()
+            .lock()
+            .write_all(&json::line(&report, 1024))
+            .map_err(|e| format!("writing output: {e}"))?;
     } else {
         out!(
             "{wins} / {n} games won: {:.2}% (95% CI {:.2}–{:.2}%), {}×{} with {} mines, {} first click at ({},{}), seed {seed}",

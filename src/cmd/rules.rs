@@ -131,11 +131,11 @@ fn index(a: VerifyArgs) -> Result<ExitCode, super::CliError> {
     let bytes = sapper_engine::files::read_capped(path, sapper_engine::files::MAX_RULEBASE_BYTES)
         .map_err(|e| e.to_string())?;
     let rulebase = Rulebase::from_bytes(&bytes).map_err(|e| format!("{}: {e}", a.file))?;
-    if let Err(e) = super::common::prove_rulebase(&a.file, &rulebase) {
+    if let Err(e) = super::rulebase::prove_rulebase(&a.file, &rulebase) {
         eprintln!("sapper: error: {e}");
         return Ok(ExitCode::from(1));
     }
-    let written = super::common::save_index_of(path, &bytes, &rulebase)?;
+    let written = super::rulebase::save_index_of(path, &bytes, &rulebase)?;
     let size = std::fs::metadata(&written).map(|m| m.len()).unwrap_or(0);
     println!(
         "proved and indexed {} rules: {} ({size} bytes) in {:.2} s",
@@ -182,7 +182,7 @@ struct Loaded {
 /// The one place a `FILE` argument becomes a rulebase: a path, or the word
 /// `default` for the rulebase embedded in the binary.
 fn load_rulebase(arg: &str) -> Result<Loaded, super::CliError> {
-    let (rulebase, byte_len) = super::common::load_rulebase(arg)?;
+    let (rulebase, byte_len) = super::rulebase::load_rulebase(arg)?;
     Ok(Loaded { rulebase, byte_len })
 }
 

@@ -2,20 +2,19 @@
 //! map and a no-guess game — over a small JSON API.
 //!
 //! - [`api`]: the router, the JSON endpoints and their limits;
-//! - [`assets`]: the page, its style and scripts, embedded in the binary;
-//! - [`heatmap`]: the one colour palette, shared by the page and the SVG
-//!   renderer of `sapper analyse --probabilities --svg`.
+//! - [`assets`]: the page, its style and scripts, embedded in the binary.
+//!
+//! The heat map's palette is `super::heatmap`'s, shared with the SVG
+//! renderer of `sapper analyse --probabilities --svg`.
 
 pub mod api;
 mod assets;
-pub mod heatmap;
 #[cfg(test)]
 mod tests;
 
-use super::common::default_tiers;
+use super::rulebase::default_engine;
 use super::CliError;
 use sapper_engine::budget::Budget;
-use sapper_engine::Engine;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -90,20 +89,24 @@ pub struct Args {
     jobs: usize,
 }
 
+/// Connections open at once, at most: past it a new connection is closed
+/// as soon as it is accepted (the file limit is raised to allow them).
+pub const MAX_CONNECTIONS: usize = 4096;
+
+/// How long a connection may take to send a request's header, and how long
+/// an idle connection is kept between requests.
+pub const HEADER_WAIT: Duration = Duration::from_secs(10);
+
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let addr: SocketAddr = args.addr.parse().map_err(|e| {
-        format!(
-            "--addr {}: {e}; expected HOST:PORT, e.g. 127.0.0.1:8080",
-            args.addr
-        )
-    })?;
+    let addr = resolve(&args.addr)?;
     if !(args.budget_secs.is_finite() && args.budget_secs > 0.0) {
         return Err(format!("--budget-secs must be positive, not {}", args.budget_secs).into());
     }
     if args.budget_mb == 0 || args.jobs == 0 {
         return Err("--budget-mb and --jobs must be at least 1".into());
     }
-    if !addr.ip().is_loopback() {
+    let loopback = addr.ip().is_loopback();
+    if !loopback {
         eprintln!(
             "sapper: warning: listening on {addr}, not loopback: other machines can reach the \
              server"
@@ -115,16 +118,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         jobs: args.jobs,
         ..api::Limits::DEFAULT
     };
-    let engine = Engine::from_tiers(Some(default_tiers()?)).with_budget(Budget::new(
+    let engine = default_engine()?.with_budget(Budget::new(
         Some(Duration::from_secs_f64(limits.budget_secs)),
         limits.budget_bytes,
     ));
-    let state = Arc::new(api::AppState::new(engine, limits));
+    let mut state = api::AppState::new(engine, limits);
+    if loopback {
+        state = state.loopback_only();
+    }
+    let router = api::router(Arc::new(state));
+    raise_file_limit(MAX_CONNECTIONS as u64 + 64);
     // Two workers are plenty for the HTTP side: the engine's work runs on
-    // blocking threads, at most `jobs` at a time.
+    // blocking threads, at most `jobs` + `light_jobs` at a time.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .max_blocking_threads(args.jobs + 4)
+        .max_blocking_threads(limits.jobs + limits.light_jobs + 4)
         .enable_all()
         .build()
         .map_err(|e| format!("starting the server: {e}"))?;
@@ -146,10 +154,84 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 .stderr(std::process::Stdio::null())
                 .spawn();
         }
-        axum::serve(listener, api::router(state))
-            .await
-            .map_err(|e| format!("serving: {e}"))?;
+        serve(listener, router, MAX_CONNECTIONS, HEADER_WAIT).await;
         Ok::<_, CliError>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `HOST:PORT` as an address: an IP address, or a name (`localhost`)
+/// looked up, its first address taken.
+fn resolve(text: &str) -> Result<SocketAddr, CliError> {
+    use std::net::ToSocketAddrs as _;
+    let expected = "expected HOST:PORT, e.g. 127.0.0.1:8080 or localhost:8080";
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    let mut found = text
+        .to_socket_addrs()
+        .map_err(|e| format!("--addr {text}: {e}; {expected}"))?;
+    found
+        .next()
+        .ok_or_else(|| format!("--addr {text}: the name has no address; {expected}").into())
+}
+
+/// Serves `router` on `listener` for ever: HTTP/1.1, at most
+/// `max_connections` at once (past it a connection is closed when
+/// accepted), each closed when a request's header takes longer than
+/// `header_wait` or it idles that long between requests. An accept that
+/// fails (out of files) is retried after a pause, never fatal.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    max_connections: usize,
+    header_wait: Duration,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+    let open = Arc::new(tokio::sync::Semaphore::new(max_connections));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = open.clone().try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let service = TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_wait)
+                .keep_alive(true);
+            let _ = builder
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            drop(permit);
+        });
+    }
+}
+
+/// Raises the soft limit of open files towards `want` (within the hard
+/// limit): each connection is a file.
+fn raise_file_limit(want: u64) {
+    #[cfg(unix)]
+    // SAFETY: getrlimit and setrlimit read and write the struct given.
+    unsafe {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < want {
+            limit.rlim_cur = want.min(limit.rlim_max);
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = want;
 }

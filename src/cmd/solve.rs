@@ -1,21 +1,20 @@
 //! `sapper solve`: no-guess play on fields with ground truth.
 
-use super::common::{
-    by_source_json, load_rulebase, load_tiers, median, print_method_table, read_inputs, round3,
-    solve_error, BudgetArgs, Input, RulesArgs,
-};
-use super::CliError;
+use super::args::{over_budget, parse_cell, BudgetArgs, RulesArgs};
+use super::fields::{read_inputs, Input};
+use super::rulebase::{load_rulebase, rules_engine, save_index_of, Trust};
+use super::table::{median, print_method_table, round3};
+use super::{json, CliError};
 use rayon::prelude::*;
 use sapper_engine::files::FolderLock;
 use sapper_engine::formats::thesis::read_expected;
-use sapper_engine::methods::MethodTable;
-use sapper_engine::rules::learn::{learn, merge};
+use sapper_engine::report::SolveReport;
+use sapper_engine::rules::learn::merge;
 use sapper_engine::rules::{Rule, Rulebase};
-use sapper_engine::solver::{solve_field_with, BySource, Layers, RuleTiers};
-use sapper_engine::{Field, Method};
-use serde_json::json;
+use sapper_engine::{BySource, Engine, Error, Field, Method, MethodTable};
 use std::collections::BTreeSet;
 use std::collections::HashMap;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -96,28 +95,29 @@ fn solve_one(
     name: &str,
     dir: &Path,
     field: Result<Field, String>,
-    layers: Layers<'_>,
+    engine: &Engine,
     learning: bool,
 ) -> FieldReport {
     let mut learned = Vec::new();
     let result = (|| {
         let field = field?;
         let mut table = MethodTable::default();
-        let mut observe = |board: &sapper_engine::Board, f: sapper_engine::Forced, _m: Method| {
-            if let Some(rule) = learn(board, f) {
-                learned.push(rule);
-            }
-        };
         let t0 = Instant::now();
-        let outcome = solve_field_with(
-            &field,
-            layers,
-            &mut table,
-            if learning { Some(&mut observe) } else { None },
-        );
+        let outcome = if learning {
+            engine
+                .solve_learning(&field, &mut table)
+                .map(|(outcome, rules)| {
+                    learned = rules;
+                    outcome
+                })
+        } else {
+            engine.solve_with_table(&field, &mut table)
+        };
         let micros = t0.elapsed().as_secs_f64() * 1e6;
-        let outcome =
-            outcome.map_err(|e| format!("{}: {}", dir.display(), solve_error(&e, field.grid)))?;
+        let outcome = outcome.map_err(|e| match e {
+            Error::OverBudget(o) => format!("{}: refused: {}", dir.display(), over_budget(&o)),
+            e => format!("{}: {e}", dir.display()),
+        })?;
         Ok(Solved {
             solved: outcome.solved,
             opened_safe_cells: outcome.opened_safe_cells,
@@ -136,56 +136,40 @@ fn solve_one(
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let start = match &args.start {
-        Some(text) => {
-            Some(super::common::parse_cell(text).map_err(|e| format!("--start {text}: {e}"))?)
-        }
+        Some(text) => Some(parse_cell(text).map_err(|e| format!("--start {text}: {e}"))?),
         None => None,
     };
     if let Some(file) = &args.learn {
         // Say now, not after solving, if FILE cannot be written.
         sapper_engine::files::write_target(file)?;
     }
-    // With --learn, FILE is the rulebase (created from --rules/default if
-    // absent); otherwise --rules, the default, or none.
-    let mut learn_base: Option<Rulebase> = None;
-    // Build the rule index while the fields are read (both take a few ms).
-    let (index, inputs): (Result<Option<RuleTiers>, CliError>, Vec<Input>) = rayon::join(
-        || -> Result<Option<RuleTiers>, CliError> {
-            match &args.learn {
-                Some(file) => {
-                    let source = if file.exists() {
-                        file.to_string_lossy().into_owned()
-                    } else {
-                        args.rules.rules.as_ref().map_or_else(
-                            || "default".to_string(),
-                            |p| p.to_string_lossy().into_owned(),
-                        )
-                    };
-                    load_tiers(&source, args.rules.trust()).map(Some)
-                }
-                None => args.rules.index(),
-            }
-        },
-        || read_inputs(&args.paths, start),
-    );
-    let index = index?;
-    if let Some(file) = &args.learn {
-        // The base the learned rules are added to (loaded again: cheap, and
-        // keeps the join above free of shared mutable state).
-        let source = if file.exists() {
+    // The rulebase: with --learn, FILE (created from --rules or the
+    // default if absent); otherwise --rules, the default, or none. Loaded
+    // while the fields are read (both take a few ms).
+    let learn_source = args.learn.as_ref().map(|file| {
+        if file.exists() {
             file.to_string_lossy().into_owned()
         } else {
             args.rules.rules.as_ref().map_or_else(
                 || "default".to_string(),
                 |p| p.to_string_lossy().into_owned(),
             )
-        };
-        learn_base = Some(load_rulebase(&source)?.0);
-    }
-    let layers = Layers {
-        rules: index.as_ref(),
-        methods: true,
-        budget: args.budget.budget()?,
+        }
+    });
+    let budget = args.budget.budget()?;
+    let (engine, inputs): (Result<Engine, CliError>, Vec<Input>) = rayon::join(
+        || match &learn_source {
+            Some(source) => Ok(rules_engine(source, args.rules.trust())?.with_budget(budget)),
+            None => args.rules.engine(budget),
+        },
+        || read_inputs(&args.paths, start),
+    );
+    let engine = engine?;
+    // With --learn, the base the learned rules are added to (loaded again:
+    // cheap, and keeps the join above free of shared mutable state).
+    let learn_base: Option<Rulebase> = match &learn_source {
+        Some(source) => Some(load_rulebase(source)?.0),
+        None => None,
     };
     let mut learned: BTreeSet<Rule> = BTreeSet::new();
     let mut failed = false;
@@ -202,7 +186,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         // Fields are independent: solve them in parallel, report in order.
         let reports: Vec<FieldReport> = fields
             .into_par_iter()
-            .map(|(r, f)| solve_one(&r.name, &r.dir, f, layers, args.learn.is_some()))
+            .map(|(r, f)| solve_one(&r.name, &r.dir, f, &engine, args.learn.is_some()))
             .collect();
         for rep in &reports {
             learned.extend(rep.learned.iter().cloned());
@@ -254,8 +238,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         // proven when loaded: the index may cache that proof — not after
         // --trust-rules, whose base was not proven.
         let index = sapper_engine::rules::index::saved::index_path(file);
-        if index.exists() && args.rules.trust() == super::common::Trust::Prove {
-            super::common::save_index_of(file, &bytes, &rb)?;
+        if index.exists() && args.rules.trust() == Trust::Prove {
+            save_index_of(file, &bytes, &rb)?;
         }
         eprintln!(
             "learned {} new rules ({}); {} now holds {} rules",
@@ -274,7 +258,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 
 fn report_error(json: bool, name: &str, err: &str) -> Result<(), CliError> {
     if json {
-        out!("{}", json!({"field": name, "error": err}));
+        out!("{}", serde_json::json!({"field": name, "error": err}));
     }
     eprintln!("sapper: error: {err}");
     Ok(())
@@ -282,17 +266,18 @@ fn report_error(json: bool, name: &str, err: &str) -> Result<(), CliError> {
 
 fn print_field(json: bool, name: &str, s: &Solved) -> Result<(), CliError> {
     if json {
-        out!(
-            "{}",
-            json!({
-                "field": name,
-                "solved": s.solved,
-                "opened_safe_cells": s.opened_safe_cells,
-                "safe_cells": s.safe_cells,
-                "micros": round3(s.micros),
-                "by_method": by_source_json(&s.by_source),
-            })
-        );
+        let report = SolveReport {
+            field: name,
+            solved: s.solved,
+            opened_safe_cells: s.opened_safe_cells,
+            safe_cells: s.safe_cells,
+            micros: round3(s.micros),
+            by_method: s.by_source,
+        };
+        std::io::stdout()
+            .lock()
+            .write_all(&json::line(&report, 256))
+            .map_err(|e| format!("writing output: {e}"))?;
     } else {
         let mut parts = vec![];
         if s.by_source.rules() > 0 {

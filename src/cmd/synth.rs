@@ -74,8 +74,8 @@ pub fn run(args: Args) -> Result<ExitCode, super::CliError> {
     let base = match &args.from {
         Some(path) => {
             let base = read_rulebase(path)?;
-            if super::common::trust_from_flag(args.trust_rules) == super::common::Trust::Prove {
-                super::common::prove_rulebase(&path.display().to_string(), &base)?;
+            if super::rulebase::trust_from_flag(args.trust_rules) == super::rulebase::Trust::Prove {
+                super::rulebase::prove_rulebase(&path.display().to_string(), &base)?;
             }
             Some(base)
         }
@@ -147,7 +147,7 @@ pub fn run(args: Args) -> Result<ExitCode, super::CliError> {
     // the index may cache that proof — not after --trust-rules.
     let index = sapper_engine::rules::index::saved::index_path(&args.output);
     if index.exists() && !args.trust_rules {
-        super::common::save_index_of(&args.output, &bytes, &rulebase)?;
+        super::rulebase::save_index_of(&args.output, &bytes, &rulebase)?;
         eprintln!("rule index refreshed: {}", index.display());
     }
 

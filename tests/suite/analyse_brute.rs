@@ -71,7 +71,7 @@ fn both_ways(case: &Case) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(400))]
 
     #[test]
     fn analysis_matches_brute_on_consistent_boards(case in consistent()) {

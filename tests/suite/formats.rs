@@ -533,6 +533,7 @@ const POSITION_CHARS: &[char] = &[
 ];
 
 proptest! {
+    #![proptest_config(crate::util::cases(256))]
     #[test]
     fn consistent_positions_round_trip(
         (grid, mine, view) in layout(),

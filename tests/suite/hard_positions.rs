@@ -69,7 +69,7 @@ fn assert_sound(forced: &[Forced], mines: &[bool]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(200))]
 
     /// Small lattices and bands (at most 24 closed cells): both paths give
     /// exactly brute force's forced cells, with the total and without.

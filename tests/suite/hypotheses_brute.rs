@@ -53,7 +53,7 @@ fn both_ways(case: &Case) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(600))]
 
     #[test]
     fn matches_brute_on_consistent_boards(case in consistent()) {
@@ -115,7 +115,7 @@ fn check_sat_path(board: &Board) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 800, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(800))]
 
     /// Hypotheses' second path decides exactly like the first, the count
     /// included (extreme totals bind it across components and the
@@ -128,7 +128,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(1500))]
 
     /// The total at an extreme of what the numbers allow: where the count
     /// binds across components and the interior.
@@ -139,7 +139,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(120))]
 
     /// Real size (30×16, 99 mines): every forced cell agrees with the
     /// layout the board came from, with the total and without; the total
@@ -172,7 +172,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(24))]
 
     /// Real size, beyond brute force, where components exceed 64 cells
     /// (multi-word count sets): the backward pass (which cells are forced)

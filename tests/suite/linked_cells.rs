@@ -324,6 +324,7 @@ fn run_lc2(board: &Board) -> Vec<Forced> {
 }
 
 proptest! {
+    #![proptest_config(crate::util::cases(256))]
     /// Both methods on boards up to 16×16: no contradiction, and every
     /// deduction matches the ground truth.
     #[test]

@@ -309,7 +309,7 @@ fn both_ways(case: &Case, density: f64) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(300))]
 
     #[test]
     fn probabilities_equal_the_enumerated_fractions_on_consistent_boards(
@@ -373,7 +373,7 @@ fn answers(p: &mut Probabilities, board: &Board, density: f64) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(60))]
 
     /// The counter keeps its buffers (the constraint system, components,
     /// plans, programmes) from call to call: whatever came before, even a
@@ -400,7 +400,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(300))]
 
     /// `compute_if_consistent` (the player's call) says "no layout fits"
     /// exactly where `compute` finds a contradiction, and otherwise gives
@@ -457,7 +457,7 @@ fn check_forced(board: &Board) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(200))]
 
     #[test]
     fn forced_cells_are_exactly_the_cells_of_probability_0_or_1(
@@ -476,7 +476,7 @@ proptest! {
 /// one at a time. Returns each closed cell's probability as an exact
 /// fraction converted to `f64`, or `None` if a component has more than
 /// `limit` group assignments.
-fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>> {
+pub(crate) fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>> {
     let grid = board.grid();
     let cells = board.cells();
     let n = cells.len();
@@ -733,7 +733,7 @@ fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(120))]
 
     #[test]
     fn probabilities_agree_with_backtracking_per_component_on_expert_positions(
@@ -789,7 +789,7 @@ fn larger(seed: u64, h: usize, w: usize, mines: usize, clicks: usize) -> Board {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(40))]
 
     /// Over 1000 closed cells the outer programme runs in double-double
     /// and the components in f64 (a different path from expert boards).

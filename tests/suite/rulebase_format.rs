@@ -276,7 +276,7 @@ fn arb_well_formed_rule() -> impl Strategy<Value = Rule> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(crate::util::cases(200))]
 
     #[test]
     fn sound_order1_rules_round_trip(rules in prop::collection::vec(arb_order1_rule(), 0..40)) {

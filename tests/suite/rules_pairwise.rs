@@ -351,7 +351,7 @@ fn non_trivial_pair(seed: u64) -> Board {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 768, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(768))]
 
     #[test]
     fn rules_alone_equal_the_pairwise_fixpoint_without_flags(recipe in small_recipes(false)) {
@@ -398,7 +398,7 @@ proptest! {
 proptest! {
     // Tiny boards; about 3 % of them are contradictions only a forbidden
     // order-2 rule detects.
-    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(1024))]
 
     #[test]
     fn rules_alone_equal_the_pairwise_fixpoint_on_non_trivial_pairs(seed in any::<u64>()) {

@@ -87,7 +87,7 @@ fn fields() -> impl Strategy<Value = Field> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(300))]
 
     /// No deduction contradicts the ground truth (rules first, or methods
     /// only), and both stop at the same place.

@@ -37,7 +37,12 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def server():
-    """The server's base URL; the process is stopped after the session."""
+    """The server's base URL; the process is stopped after the session.
+    With $SAPPER_URL set, the server already running there is tested
+    instead (no process is started)."""
+    if os.environ.get("SAPPER_URL"):
+        yield os.environ["SAPPER_URL"].rstrip("/")
+        return
     binary = sapper_binary()
     if not binary.exists():
         pytest.fail(f"{binary} is missing: run `cargo build --release` first")

@@ -2,73 +2,37 @@
 the analyser's probabilities against the API's, files and keys, and a
 no-guess game played to a win by following the hints."""
 
-import math
 import re
-import time
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import SCREENSHOTS, api
-
-CYCLE = ["?", "0", "1", "2", "3", "4", "5", "6", "7", "8", "F"]
-
-
-def label(p: float) -> str:
-    """The page's (and the SVG's) label of a closed cell."""
-    if p == 0:
-        return "S"
-    if p == 1:
-        return "M"
-    whole = math.floor(p * 100 + 0.5)  # half up, as JS Math.round and Rust round
-    if whole < 1:
-        return "<1%"
-    if whole > 99:
-        return ">99%"
-    return f"{whole}%"
-
-
-def open_page(browser, server):
-    browser.get(server + "/")
-    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
-
-
-def cell(browser, board, r, c):
-    return browser.find_element(By.CSS_SELECTOR, f"#{board} .cell[data-r='{r}'][data-c='{c}']")
-
-
-def wait_analysed(browser, timeout=30):
-    """Waits until the analyser's latest analysis is shown; returns its state."""
-    def settled(d):
-        state = d.execute_script(
-            "const s = document.getElementById('a-status');"
-            "return [s.dataset.state, Number(s.dataset.seq), window.sapper.analyser.seq]"
-        )
-        return state[0] if state[0] in ("done", "error") and state[1] == state[2] else False
-
-    time.sleep(0.4)  # past the debounce
-    return WebDriverWait(browser, timeout).until(settled)
+from helpers import (
+    CYCLE,
+    cell,
+    expert_midgame,
+    hinted,
+    label,
+    new_game,
+    open_page,
+    paste_position,
+    played,
+    short_count,
+    shown_count,
+    tooltip,
+    wait_analysed,
+)
 
 
 def board_position(server, seed):
     """A beginner layout's first opening (clicked at (4,4)): the rows a
-    player sees, the total, and the layout's numbers."""
+    player sees and the total."""
     status, board = api(server, "/api/generate", {"rows": 9, "cols": 9, "mines": 10, "seed": seed, "first_click": [4, 4]})
     assert status == 200, board
-    layout = board["layout"]
-    h, w = len(layout), len(layout[0])
-    opened, stack = set(), [(4, 4)]
-    while stack:
-        r, c = stack.pop()
-        if (r, c) in opened or layout[r][c] < 0:
-            continue
-        opened.add((r, c))
-        if layout[r][c] == 0:
-            stack += [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if 0 <= r + dr < h and 0 <= c + dc < w]
-    rows = ["".join(str(layout[r][c]) if (r, c) in opened else "?" for c in range(w)) for r in range(h)]
-    return rows, 10
+    return played(board["layout"], [(4, 4)])[1], 10
 
 
 def check_against_api(browser, server, rows, mines):
@@ -78,13 +42,13 @@ def check_against_api(browser, server, rows, mines):
     assert status == 200, expected
     shown = browser.execute_script(
         "return [...document.querySelectorAll('#a-board .cell')].map(e =>"
-        " [Number(e.dataset.r), Number(e.dataset.c), e.dataset.p ?? null, e.textContent, e.title,"
+        " [Number(e.dataset.r), Number(e.dataset.c), e.dataset.p ?? null, e.textContent,"
         "  getComputedStyle(e).backgroundColor])"
     )
     palette = browser.execute_script("return (async () => (await fetch('/palette.json')).json())()")
     assert len(shown) == len(rows) * len(rows[0])
     forced = 0
-    for r, c, p, text, title, background in shown:
+    for r, c, p, text, background in shown:
         want = expected["probabilities"][r][c]
         if want is None:
             assert p is None, (r, c, p)
@@ -94,14 +58,14 @@ def check_against_api(browser, server, rows, mines):
         assert text == label(want), (r, c, text, want)
         if want in (0, 1):
             forced += 1
-            assert re.match(r"proven (safe|mine) by ", title), (r, c, title)
+            title = tooltip(browser, "a-board", r, c)
+            assert re.match(rf"\({r}, {c}\): proven (safe|mine) by ", title), (r, c, title)
         else:
             k = round(want * (palette["steps"] - 1))
             hexa = palette["heat"][k]
             rgb = tuple(int(hexa[i : i + 2], 16) for i in (1, 3, 5))
             assert background == f"rgb({rgb[0]}, {rgb[1]}, {rgb[2]})", (r, c, background, hexa)
-    layouts = browser.find_element(By.ID, "a-layouts").text
-    assert layouts.startswith(expected["layouts"]), (layouts, expected["layouts"])
+    assert shown_count(browser) == short_count(expected["layouts"]), expected["layouts"]
     return forced
 
 
@@ -139,7 +103,7 @@ def test_analyser_keys_and_flags(browser, server):
     assert wait_analysed(browser) == "done"
     assert cell(browser, "a-board", 0, 0).text == "M"
     assert cell(browser, "a-board", 0, 1).text == "S"
-    assert "proven safe by" in cell(browser, "a-board", 0, 1).get_attribute("title")
+    assert "proven safe by" in tooltip(browser, "a-board", 0, 1)
     # A contradiction is reported, not drawn.
     ActionChains(browser).move_to_element(cell(browser, "a-board", 1, 1)).send_keys("8").perform()
     assert wait_analysed(browser) == "error"
@@ -149,42 +113,10 @@ def test_analyser_keys_and_flags(browser, server):
 def test_analyser_pasted_expert_position(browser, server):
     """A mid-game expert position pasted as text: the heat map screenshot."""
     open_page(browser, server)
-    status, board = api(server, "/api/generate", {"rows": 16, "cols": 30, "mines": 99, "seed": 5, "first_click": [8, 15]})
-    assert status == 200
-    layout = board["layout"]
-    h, w = 16, 30
-    opened = set()
-
-    def flood(r, c):
-        stack = [(r, c)]
-        while stack:
-            r, c = stack.pop()
-            if (r, c) in opened or layout[r][c] < 0:
-                continue
-            opened.add((r, c))
-            if layout[r][c] == 0:
-                stack += [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if 0 <= r + dr < h and 0 <= c + dc < w]
-
-    def rows_now():
-        return ["".join(str(layout[r][c]) if (r, c) in opened else "?" for c in range(w)) for r in range(h)]
-
-    flood(8, 15)
-    # A few rounds of the player's safe moves: a frontier worth a heat map.
-    for _ in range(3):
-        status, move = api(server, "/api/move", {"rows": rows_now(), "mines": 99})
-        assert status == 200 and not move["guess"]
-        for r, c in move["open"][:6]:
-            flood(r, c)
-    rows = rows_now()
-    text = "mines 99\n" + "\n".join(rows) + "\n"
-    browser.find_element(By.CSS_SELECTOR, "#analyser details summary").click()
-    area = browser.find_element(By.ID, "a-text")
-    area.clear()
-    browser.execute_script("arguments[0].value = arguments[1]", area, text)
-    browser.find_element(By.ID, "a-paste").click()
+    _, rows = expert_midgame(server, seed=5, rounds=3, per_round=6)
+    paste_position(browser, "mines 99\n" + "\n".join(rows) + "\n")
     assert wait_analysed(browser) == "done"
     check_against_api(browser, server, rows, 99)
-    browser.find_element(By.CSS_SELECTOR, "#analyser details summary").click()
     browser.save_screenshot(str(SCREENSHOTS / "analyser.png"))
 
 
@@ -202,24 +134,6 @@ def test_analyser_loads_an_mbf_file(browser, server, tmp_path):
     assert position["cells"][3 * 9 + 3] == "0"
     assert position["cells"][8 * 9 + 8] == "?"
     assert cell(browser, "a-board", 8, 8).text == "S"  # surrounded by the three mines
-
-
-def hinted(browser):
-    return browser.execute_script(
-        "return [...document.querySelectorAll('#p-board .cell.hint')].map(e => [e.dataset.r, e.dataset.c])"
-    )
-
-
-def new_game(browser, server, level, kind, seed):
-    """Opens the page's game tab and starts a `kind` game of `level` with `seed`."""
-    open_page(browser, server)
-    browser.find_element(By.ID, "tab-play").click()
-    Select(browser.find_element(By.ID, "p-level")).select_by_value(level)
-    Select(browser.find_element(By.ID, "p-kind")).select_by_value(kind)
-    seed_box = browser.find_element(By.ID, "p-seed")
-    seed_box.clear()
-    seed_box.send_keys(str(seed))
-    browser.find_element(By.ID, "p-new").click()
 
 
 def test_play_a_no_guess_game_to_a_win_by_hints(browser, server):

@@ -5,16 +5,19 @@
 //!   `expected.csv`;
 //! - [`position`]: the project's text picture of what a player sees;
 //! - [`mbf`]: the binary board format of JSMinesweeper and Minesweeper
-//!   Arbiter (mines only).
+//!   Arbiter (mines only);
+//! - [`replay`]: recorded games (`.rmv`, `.evf`, `.avf`, `.mvf`, RAWVF):
+//!   the board, the player's mouse events and the file's header.
 //!
 //! Every reader validates its input completely and reports a problem as a
-//! [`FormatError`] naming the file, the 1-based line and column, what was
-//! found and what was expected. No input, however malformed, makes a reader
-//! panic.
+//! [`FormatError`] naming the file, the 1-based line and column (or, in a
+//! binary file, the byte offset), what was found and what was expected. No
+//! input, however malformed, makes a reader panic.
 
 pub mod codes;
 pub mod mbf;
 pub mod position;
+pub mod replay;
 pub mod thesis;
 
 pub use position::{parse_position, read_position, write_position};
@@ -27,9 +30,10 @@ use std::path::{Path, PathBuf};
 
 /// A problem in an input file. Displayed as `path:line:column: message`
 /// (the line and column, both 1-based, are left out when unknown; the column
-/// counts characters, not bytes).
+/// counts characters, not bytes), or `path: byte N: message` for a problem
+/// at byte offset `N` (from 0) of a binary file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {message}", location(path, *line, *column))]
+#[error("{}: {message}", location(path, *line, *column, *byte))]
 pub struct FormatError {
     /// The file the problem is in.
     pub path: PathBuf,
@@ -38,14 +42,18 @@ pub struct FormatError {
     /// The 1-based column in characters, when the problem is at one
     /// character of `line`.
     pub column: Option<usize>,
+    /// The byte offset (from 0) of the problem in a binary file, when it is
+    /// at one place of it.
+    pub byte: Option<u64>,
     /// What was found and what was expected, in words.
     pub message: String,
 }
 
-fn location(path: &Path, line: Option<usize>, column: Option<usize>) -> String {
-    match (line, column) {
-        (Some(l), Some(c)) => format!("{}:{l}:{c}", path.display()),
-        (Some(l), None) => format!("{}:{l}", path.display()),
+fn location(path: &Path, line: Option<usize>, column: Option<usize>, byte: Option<u64>) -> String {
+    match (line, column, byte) {
+        (Some(l), Some(c), _) => format!("{}:{l}:{c}", path.display()),
+        (Some(l), None, _) => format!("{}:{l}", path.display()),
+        (None, _, Some(b)) => format!("{}: byte {b}", path.display()),
         _ => path.display().to_string(),
     }
 }
@@ -57,7 +65,16 @@ impl FormatError {
             path: path.to_path_buf(),
             line: None,
             column: None,
+            byte: None,
             message: message.into(),
+        }
+    }
+
+    /// An error at byte offset `byte` (from 0) of a binary file.
+    pub fn at_byte(path: &Path, byte: u64, message: impl Into<String>) -> FormatError {
+        FormatError {
+            byte: Some(byte),
+            ..FormatError::new(path, message)
         }
     }
 
@@ -215,6 +232,10 @@ mod tests {
         assert_eq!(
             FormatError::at(p, 3, 7, "bad").to_string(),
             "dir/f.csv:3:7: bad"
+        );
+        assert_eq!(
+            FormatError::at_byte(p, 12, "bad").to_string(),
+            "dir/f.csv: byte 12: bad"
         );
     }
 

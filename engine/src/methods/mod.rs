@@ -78,10 +78,9 @@ pub fn run(
         }
     };
     // Coefficients fitted so that a unit is about a nanosecond on the
-    // reference machine (the method table of `bench --no-rules` on
-    // sgt-expert: single-cell ~0.3 µs, linked cells 1 ~10 µs, hypotheses
-    // ~20 µs an attempt), so work units read like times and order the
-    // methods as the clock would, without its noise.
+    // reference machine (against the method table of `bench --no-rules` on
+    // sgt-expert, docs/performance.md), so work units read like times and
+    // order the methods as the clock would, without its noise.
     match method {
         Method::SingleCell => {
             single_cell::find(board, dirty, out)?;

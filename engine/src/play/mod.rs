@@ -58,20 +58,34 @@ use crate::methods::MethodTable;
 use crate::probabilities::Probabilities;
 use crate::solver::{analyse_position_with, BySource, Layers, RuleTiers};
 
+// The player's machinery: public for the project's tests and benchmarks.
+#[doc(hidden)]
 pub mod endgame;
+#[doc(hidden)]
 pub mod fifty;
+#[doc(hidden)]
 pub mod guess;
+#[doc(hidden)]
 pub mod isolated;
 #[cfg(test)]
 mod referee;
 
-pub use endgame::{
-    Endgame, ExactGuess, ENDGAME_BYTES, ENDGAME_LAYOUTS, ENDGAME_STATES, MAX_ENDGAME_LAYOUTS,
-};
+#[doc(hidden)]
+pub use endgame::{Endgame, ExactGuess, ENDGAME_BYTES, ENDGAME_STATES};
+pub use endgame::{ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
+pub use guess::{Guessing, Lead};
+#[doc(hidden)]
 pub use guess::{
-    Guessing, Lead, INFLUENCE_WEIGHT, OFF_FRONTIER_CANDIDATES, SECOND_SAFETY_CANDIDATES,
-    SECOND_SAFETY_SPREAD, THIRD_MOVE_REPLIES, TOLERANCE,
+    INFLUENCE_WEIGHT, OFF_FRONTIER_CANDIDATES, SECOND_SAFETY_CANDIDATES, SECOND_SAFETY_SPREAD,
+    THIRD_MOVE_REPLIES, TOLERANCE,
 };
+
+/// The most closed cells on which [`Policy::SecondSafety`] looks ahead
+/// (its refinements included): each of the look-ahead's counts walks the
+/// whole board, so on larger positions it guesses the cell of least
+/// probability, as [`Policy::Informed`] does, and a move stays within its
+/// budget on a board of a million closed cells.
+pub const LOOK_AHEAD_CELLS: usize = 40_000;
 
 /// A move: cells to open; `guess` when none of them is proven safe (then
 /// `open` holds the one guessed cell and `p_mine` its mine probability).
@@ -275,6 +289,13 @@ impl SapperPlayer<'_> {
         density: Option<f64>,
         budget: &Budget,
     ) -> Option<(u32, f64)> {
+        // Every count of the look-ahead walks the whole board: past this
+        // size the least probability decides, fewest closed neighbours
+        // among near-ties (a guess still has its exact probability, only
+        // it is chosen without looking ahead).
+        if self.probabilities.closed_cells().len() > LOOK_AHEAD_CELLS {
+            return guess::choose_guess(board, &self.probabilities, Policy::Informed);
+        }
         if self.guessing.isolated {
             if let Some(exact) = isolated::isolated_guess(board, isolated::REGION_LAYOUTS) {
                 return Some((exact.cell, exact.p_mine));

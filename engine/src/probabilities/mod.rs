@@ -167,6 +167,7 @@
 
 mod component;
 mod exact;
+#[doc(hidden)]
 pub mod number;
 mod outer;
 mod packed;

@@ -19,7 +19,7 @@
 //! A checksum shows that a rulebase file is as its producer wrote it, not
 //! that the producer was right: a crafted or buggy file with one unsound
 //! rule would make the solver "prove" false deductions. So every rule of a
-//! file is re-proven by enumeration ([`verify_rulebase`], ~3 µs a rule)
+//! file is re-proven by enumeration ([`verify_rulebase`])
 //! unless the caller passes [`Trust::Trust`]. An index saved beside the
 //! file ([`saved`](super::index::saved)) stands for "these bytes were
 //! proven" and is used instead of proving and indexing again.

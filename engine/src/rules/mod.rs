@@ -18,12 +18,14 @@
 use serde::{Deserialize, Serialize};
 
 pub mod format;
+#[doc(hidden)]
 pub mod index;
 pub mod learn;
 pub mod load;
 pub mod symmetry;
 pub mod verify;
 
+pub use index::RuleTiers;
 pub use symmetry::{map_point, SYMMETRIES};
 
 /// The default rulebase (orders 1–2) exactly as committed in

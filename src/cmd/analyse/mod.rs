@@ -1,26 +1,18 @@
 //! `sapper analyse`: every forced cell of a position, and with
 //! `--probabilities` every closed cell's chance of being a mine.
 
-use super::common::{by_source_json, over_budget, BudgetArgs, RulesArgs};
+use super::args::{over_budget, BudgetArgs, RulesArgs};
 use super::ordered::{self, map_in_order};
-use super::CliError;
-use sapper_engine::formats::position::{parse_position, read_position, write_position};
-use sapper_engine::methods::{MethodError, MethodTable};
-use sapper_engine::probabilities::{Probabilities, ProbabilityError};
-use sapper_engine::solver::{analyse_position_with, Analysis, Layers};
-use sapper_engine::{Board, Cell, Grid, Position, Value};
-use serde_json::json;
-use std::fmt::Write as _;
+use super::{heatmap, json, CliError};
+use sapper_engine::formats::position::{parse_position, read_position};
+use sapper_engine::report::{AnalysisReport, Named, ProbabilityReport};
+use sapper_engine::{Counter, Engine, Error, Layer, Position, ProbabilityOptions, Rules};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-mod json;
 mod text;
-
-pub(crate) use json::{forced_json, probabilities_json};
-use text::*;
 
 /// Find every forced cell of a position (what a player sees, no ground
 /// truth), each with the method that proved it; with --probabilities, also
@@ -125,6 +117,10 @@ enum Only {
 /// held until printed (a report of a 1000×1000 position is megabytes).
 const AHEAD: usize = 64;
 
+/// The exact layout count is a big integer: printed for boards up to this
+/// many cells.
+pub const COUNT_UP_TO: usize = 10_000;
+
 /// What one position gives: its report on stdout, or an error.
 struct Report {
     out: Vec<u8>,
@@ -147,15 +143,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     // The count needs no rules; the analysis may.
     let analyses = !args.probabilities || args.deductions;
-    let index = if args.only == Some(Only::Methods) || !analyses {
-        None
+    let budget = args.budget.budget()?;
+    let engine = if args.only == Some(Only::Methods) || !analyses {
+        Engine::with_rules(Rules::None)?.with_budget(budget)
     } else {
-        args.rules.index()?
-    };
-    let layers = Layers {
-        rules: index.as_ref(),
-        methods: args.only != Some(Only::Rules),
-        budget: args.budget.budget()?,
+        args.rules.engine(budget)?
     };
     let stdin = args
         .positions
@@ -176,15 +168,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ordered::threads(),
         AHEAD,
         // Each worker's counter serves position after position.
-        Probabilities::new,
+        || engine.counter(),
         |counter, i| {
             let path = &args.positions[i];
             let shown = path.display().to_string();
             read(path, stdin.as_ref(), args.mines)
-                .and_then(|p| analyse_one(&args, &shown, &p, layers, counter))
+                .and_then(|p| analyse_one(&args, &engine, &shown, &p, counter))
                 .unwrap_or_else(|error| {
                     let out = if args.json && args.probabilities {
-                        format!("{}\n", json!({"position": shown, "error": error})).into_bytes()
+                        json::line(&serde_json::json!({"position": shown, "error": error}), 0)
                     } else {
                         Vec::new()
                     };
@@ -241,140 +233,75 @@ fn read(
     Ok(position)
 }
 
+/// An engine error on position `shown`, with the flags that would help.
+fn error_text(shown: &str, e: Error) -> String {
+    match e {
+        Error::OverBudget(o) => format!("{shown}: refused: {}", over_budget(&o)),
+        Error::NoMineCount => format!(
+            "{shown}: the position does not give the total number of mines: add a `mines N` \
+             line, or give --mines N or --density D"
+        ),
+        e => format!("{shown}: {e}"),
+    }
+}
+
 /// Analyses one position and formats its report.
 fn analyse_one(
     args: &Args,
+    engine: &Engine,
     shown: &str,
     position: &Position,
-    layers: Layers<'_>,
-    probabilities: &mut Probabilities,
+    counter: &mut Counter,
 ) -> Result<Report, String> {
-    let grid = position.grid;
     let start = Instant::now();
-    let analysis = if !args.probabilities || args.deductions {
-        let mut table = MethodTable::default();
-        Some(
-            analyse_position_with(position, layers, &mut table).map_err(|e| match e {
-                MethodError::Contradiction(c) => format!("{shown}: {}", c.describe(grid)),
-                MethodError::OverBudget(o) => format!("{shown}: refused: {}", over_budget(&o)),
-            })?,
-        )
-    } else {
-        None
-    };
     if !args.probabilities {
-        let analysis = analysis.expect("analysed");
+        let only = args.only.map(|o| match o {
+            Only::Rules => Layer::Rules,
+            Only::Methods => Layer::Methods,
+        });
+        let analysis = engine
+            .analyse_with(position, only)
+            .map_err(|e| error_text(shown, e))?;
+        let report = AnalysisReport::new(position.grid, &analysis);
         let out = if args.json {
-            let mut s = Vec::new();
-            forced_json(&mut s, shown, grid, &analysis);
-            s.extend_from_slice(b"}\n");
-            s
+            json::line(&Named::new(shown, &report, None), 256)
         } else {
-            forced_text(shown, grid, &analysis).into_bytes()
+            text::forced(shown, &report, &analysis.board).into_bytes()
         };
         return Ok(Report { out, error: None });
     }
-    let board = Board::from_position(position);
-    // The count gets its own time and memory, as the analysis did.
-    let budget = layers.budget.restarted();
-    probabilities
-        .compute(&board, args.density, &budget)
-        .map_err(|e| match e {
-            ProbabilityError::NoMineCount => format!(
-                "{shown}: the position does not give the total number of mines: \
-                 add a `mines N` line, or give --mines N or --density D"
-            ),
-            ProbabilityError::Contradiction(c) => format!("{shown}: {}", c.describe(grid)),
-            ProbabilityError::OverBudget(o) => format!("{shown}: {}", over_budget(&o)),
-            e => format!("{shown}: {e}"),
-        })?;
-    if let Some(a) = &analysis {
-        // Two complete analyses: the same forced cells, or a bug.
-        let (safe, mines) = forced_cells(a);
-        if (safe, mines) != forced_by_count(probabilities) {
-            return Err(format!(
-                "{shown}: internal error: the analysis and the count disagree on the forced cells"
-            ));
-        }
-    }
-    // The exact count is a big integer: printed for boards up to 10,000
-    // cells.
-    let layouts = if grid.len() <= 10_000 {
-        Some(
-            probabilities
-                .layouts(&budget)
-                .map_err(|e| match e {
-                    ProbabilityError::OverBudget(o) => format!("{shown}: {}", over_budget(&o)),
-                    e => format!("{shown}: {e}"),
-                })?
-                .to_string(),
-        )
-    } else {
-        None
+    let options = ProbabilityOptions {
+        density: args.density,
+        deductions: args.deductions,
+        layouts_up_to: COUNT_UP_TO,
     };
+    let report = engine
+        .probabilities_with(counter, position, &options)
+        .map_err(|e| error_text(shown, e))?;
     let micros = start.elapsed().as_secs_f64() * 1e6;
     if let Some(path) = &args.svg {
-        write_svg(path, &board, probabilities, layouts.as_deref())
-            .map_err(|e| format!("{shown}: {e}"))?;
+        write_svg(path, position, &report).map_err(|e| format!("{shown}: {e}"))?;
     }
     let out = if args.json {
-        probabilities_json(
-            shown,
-            &board,
-            analysis.as_ref(),
-            probabilities,
-            layouts,
-            micros,
-        )
+        // At most 25 bytes a closed cell (shortest round-trip and a
+        // comma), 5 for the rest, and the cell lists: grown at most once.
+        let closed = report.per_cell.iter().filter(|p| !p.is_nan()).count();
+        let capacity = 512 + 5 * report.per_cell.len() + 25 * closed;
+        json::line(&Named::new(shown, &report, Some(micros)), capacity)
     } else {
-        probabilities_text(shown, &board, probabilities, layouts).into_bytes()
+        text::probabilities(shown, position, &report).into_bytes()
     };
     Ok(Report { out, error: None })
 }
 
-/// Writes the heat map of `board` to `path` as SVG (`--svg`).
-fn write_svg(
-    path: &Path,
-    board: &Board,
-    p: &Probabilities,
-    layouts: Option<&str>,
-) -> Result<(), String> {
-    let caption = match layouts {
-        Some(l) => format!("layouts: {l} (10^{:.2})", p.log10_layouts()),
-        None => format!("layouts: 10^{:.2}", p.log10_layouts()),
+/// Writes the heat map of `position` to `path` as SVG (`--svg`).
+fn write_svg(path: &Path, position: &Position, report: &ProbabilityReport) -> Result<(), String> {
+    let caption = match &report.layouts {
+        Some(l) => format!("layouts: {l} (10^{:.2})", report.log10_layouts),
+        None => format!("layouts: 10^{:.2}", report.log10_layouts),
     };
-    let safest: Vec<u32> = p.safest_cells().collect();
-    let svg =
-        super::serve::heatmap::svg(board.grid(), board.cells(), p.per_cell(), &safest, &caption);
+    let svg = heatmap::svg(position.grid, &position.cells, report, &caption);
     sapper_engine::files::write_whole(path, svg.as_bytes())
         .map(|_| ())
         .map_err(|e| e.to_string())
-}
-
-/// The closed cells of probability exactly 0 (safe) and 1 (mines), in cell
-/// order: the forced cells.
-pub(crate) fn forced_by_count(p: &Probabilities) -> (Vec<u32>, Vec<u32>) {
-    let (mut safe, mut mines) = (Vec::new(), Vec::new());
-    // Every cell in order: the others' NaN equals neither.
-    for (c, &x) in p.per_cell().iter().enumerate() {
-        if x == 0.0 {
-            safe.push(c as u32);
-        } else if x == 1.0 {
-            mines.push(c as u32);
-        }
-    }
-    (safe, mines)
-}
-
-/// The forced cells, safe and mines (new mines only), in cell order.
-pub(crate) fn forced_cells(analysis: &Analysis) -> (Vec<u32>, Vec<u32>) {
-    let mut deds: Vec<_> = analysis.deductions.iter().collect();
-    deds.sort_by_key(|d| d.cell);
-    let of = |v: Value| {
-        deds.iter()
-            .filter(|d| d.value == v)
-            .map(|d| d.cell)
-            .collect()
-    };
-    (of(Value::Safe), of(Value::Mine))
 }

@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 
 /// Every file the page loads: its name under `/assets/` (`index.html` is
 /// also `/`), its content type and its bytes.
-const FILES: [(&str, &str, &str); 10] = [
+const FILES: [(&str, &str, &str); 12] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -25,6 +25,8 @@ const FILES: [(&str, &str, &str); 10] = [
     ("play.js", JS, include_str!("../../../web/play.js")),
     ("position.js", JS, include_str!("../../../web/position.js")),
     ("rng.js", JS, include_str!("../../../web/rng.js")),
+    ("format.js", JS, include_str!("../../../web/format.js")),
+    ("share.js", JS, include_str!("../../../web/share.js")),
     (
         "favicon.svg",
         "image/svg+xml",
@@ -34,18 +36,20 @@ const FILES: [(&str, &str, &str); 10] = [
 
 const JS: &str = "text/javascript; charset=utf-8";
 
-/// The file `name`, or 404.
-pub fn page(name: &str) -> Response {
-    match FILES.iter().find(|(n, _, _)| *n == name) {
-        Some((_, kind, body)) => (
-            StatusCode::OK,
-            [
-                (header::CONTENT_TYPE, *kind),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            *body,
-        )
-            .into_response(),
-        None => super::api::not_found(),
-    }
+/// The file `name`, if the page has one.
+pub fn page(name: &str) -> Option<Response> {
+    FILES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, kind, body)| {
+            (
+                StatusCode::OK,
+                [
+                    (header::CONTENT_TYPE, *kind),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                *body,
+            )
+                .into_response()
+        })
 }

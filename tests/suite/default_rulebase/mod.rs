@@ -514,7 +514,7 @@ fn check_index_equals_naive(board: &Board) -> Result<(), String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(192))]
 
     /// Every rule of the default rulebase is sound where it
     /// matches on real fields.

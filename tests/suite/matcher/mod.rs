@@ -243,7 +243,7 @@ fn generated_rulebases_are_indexed_completely() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(64))]
 
     /// (1) Soundness: every cell the index proves agrees with the truth, on
     /// boards of every shape up to 16×16 (edges and corners included).
@@ -352,7 +352,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(64))]
 
     /// The index sees every orientation: on a rotated or reflected board it
     /// proves the rotated or reflected cells, with the same orders.
@@ -401,7 +401,7 @@ fn one_orientation_stores_each_rule_once() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(64))]
 
     /// Turning the board finds exactly what storing every image finds: the
     /// naive matcher's proofs with their lowest orders, walls included.
@@ -671,7 +671,7 @@ fn rule_is_sound(rule: &Rule) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(48))]
 
     /// (5) Learning: for every unknown cell that the numbers around it force
     /// (brute force), `learn` returns a rule — sound by enumeration, within

@@ -22,7 +22,7 @@ fn split_indexes() -> &'static (RuleIndex, RuleIndex) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(64))]
 
     /// Every way of reading the numbers gives the same `out`, element for
     /// element, on boards larger than the matcher's stack cache, for full
@@ -133,7 +133,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(crate::util::cases(64))]
 
     /// Each revealed number alone as the dirty list: everything a placement
     /// through it proves is found, whichever focus of the placement it is

@@ -23,6 +23,24 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
+/// The property-test configuration of a test whose full run is `full`
+/// cases: at most `PROPTEST_CASES` of them (`.ci/run` sets it high enough
+/// for every test's full count), or at most [`QUICK_CASES`] when it is not
+/// set, so that `cargo test` stays quick.
+pub fn cases(full: u32) -> proptest::test_runner::Config {
+    let cap = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.trim().parse::<u32>().ok())
+        .unwrap_or(QUICK_CASES);
+    proptest::test_runner::Config {
+        cases: full.min(cap).max(1),
+        ..proptest::test_runner::Config::default()
+    }
+}
+
+/// Cases of each property test without `PROPTEST_CASES`.
+pub const QUICK_CASES: u32 = 48;
+
 /// The repository root (where `samples/` and `rules/` are).
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

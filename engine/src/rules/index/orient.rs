@@ -13,7 +13,8 @@
 //! The cost is 8 scans (and 7 board copies) per call instead of one; an
 //! index of orders ≥ 3 is consulted only in rounds where orders 1 and 2
 //! prove nothing, and it is 8× smaller, which for a grown rulebase of
-//! 790,825 rules is the difference between hundreds of megabytes and tens.
+//! hundreds of thousands of rules is the difference between hundreds of
+//! megabytes and tens (docs/performance.md).
 
 use super::scan::finish;
 use super::{FociReading, Orientations, RuleIndex};

@@ -4,8 +4,8 @@
 //! # Why
 //!
 //! Indexing a rulebase ([`RuleTiers::new`]) builds hash tables sized for
-//! the build: for the 790,825 rules of an order-3 rulebase that is over a
-//! second and hundreds of megabytes at every start. The default rulebase
+//! the build: for the hundreds of thousands of rules of an order-3
+//! rulebase that is seconds and hundreds of megabytes at every start. The default rulebase
 //! avoids it because its frozen index is embedded in the engine
 //! ([`load::DEFAULT_INDEX`](crate::rules::load::DEFAULT_INDEX)); any
 //! other rulebase can have the same frozen form ([`frozen`](super::frozen))
@@ -14,11 +14,11 @@
 //! NAME` refresh it when they rewrite a rulebase that has one.
 //!
 //! Saving is asked for, not automatic, because the frozen form holds the
-//! lookup tables as built, so it is large next to the rulebase: the
-//! 790,825 rules of an order-3 rulebase (2.2 MB) give a 37.6 MB index
-//! (orders ≥ 3 stored in one orientation, see `orient.rs`), which loads in
-//! 11–15 ms and 43 MB (mapped, its tables used in place) instead of 2–3 s and
-//! ~500 MB of proving and indexing (docs/performance.md).
+//! lookup tables as built, so it is large next to the rulebase (about 17
+//! times the rulebase file for an order-3 rulebase, orders ≥ 3 stored in
+//! one orientation, see `orient.rs`); it loads mapped, its tables used in
+//! place, in milliseconds instead of the seconds of proving and indexing
+//! (docs/performance.md).
 //!
 //! A file beside the rulebase rather than a section inside it: the
 //! rulebase format and its bytes stay as they are (old files load, and a

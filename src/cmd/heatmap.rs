@@ -1,5 +1,5 @@
-//! The one colour palette of the probability heat map, and its SVG
-//! renderer.
+//! The one colour palette of the probability heat map, its cell labels,
+//! and its SVG renderer.
 //!
 //! The web page (`sapper serve`) fetches the palette from `/palette.json`
 //! ([`palette_json`]) and `sapper analyse --probabilities --svg FILE`
@@ -7,6 +7,7 @@
 //! [`STEPS`] colours ([`heat_index`]), so the page and the picture agree
 //! to the pixel on every cell's colour.
 
+use sapper_engine::report::ProbabilityReport;
 use sapper_engine::{Cell, Grid};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -141,11 +142,12 @@ const CELL: usize = 32;
 const MARGIN: usize = 12;
 const LEGEND: usize = 54;
 
-/// The heat map of a position as an SVG document: every closed cell
-/// coloured by its mine probability (`per_cell`, NaN for other cells) with
-/// its label, numbers and flags as a player sees them, the `safest` cells
-/// outlined, and a legend with `caption` below.
-pub fn svg(grid: Grid, cells: &[Cell], per_cell: &[f64], safest: &[u32], caption: &str) -> String {
+/// The heat map of a position (`cells`) as an SVG document: every closed
+/// cell coloured by its mine probability in `report` with its label,
+/// numbers and flags as a player sees them, the safest cells outlined, and
+/// a legend with `caption` below.
+pub fn svg(grid: Grid, cells: &[Cell], report: &ProbabilityReport, caption: &str) -> String {
+    let per_cell = &report.per_cell;
     let (w, h) = (grid.w * CELL, grid.h * CELL);
     let width = (w + 2 * MARGIN).max(320);
     let height = h + 2 * MARGIN + LEGEND;
@@ -161,7 +163,11 @@ pub fn svg(grid: Grid, cells: &[Cell], per_cell: &[f64], safest: &[u32], caption
         colour("background"),
         colour("grid"),
     );
-    let safest: std::collections::HashSet<u32> = safest.iter().copied().collect();
+    let safest: std::collections::HashSet<u32> = report
+        .safest
+        .iter()
+        .map(|c| grid.index(c.row, c.col))
+        .collect();
     for i in 0..grid.len() as u32 {
         let (r, c) = grid.rc(i);
         let (x, y) = (c * CELL, r * CELL);
@@ -298,13 +304,11 @@ mod tests {
     #[test]
     fn the_svg_draws_every_cell_with_its_label() {
         let p: sapper_engine::Position = "mines 1\n?1?\n".parse().unwrap();
-        let s = svg(
-            p.grid,
-            &p.cells,
-            &[0.5, f64::NAN, 0.5],
-            &[0, 2],
-            "layouts: 2",
-        );
+        let report = sapper_engine::Engine::new()
+            .unwrap()
+            .probabilities(&p, None)
+            .unwrap();
+        let s = svg(p.grid, &p.cells, &report, "layouts: 2");
         assert!(s.starts_with("<svg"), "{s}");
         assert!(s.trim_end().ends_with("</svg>"));
         assert_eq!(s.matches("50%").count(), 2);

@@ -1,0 +1,289 @@
+//! The small pattern behind a rule's deduction, found again on the board
+//! and written as text for a person.
+//!
+//! The rule layer proves a cell with a rule of order 1 or 2: one revealed
+//! number, or two at Chebyshev distance at most 2, whose equations alone
+//! force it (docs/design.md §3). The index says which order fired, not
+//! which numbers; [`find`] finds them again. With one number `v` and its
+//! closed neighbours `N`, the cell is forced when `v = 0` (safe) or
+//! `v = |N|` (mines). With two, the closed cells split into `A` (the
+//! first's alone), `B` (shared) and `C` (the second's alone); a layout of
+//! the pair is a count `b` of mines in `B` with `a = v₁ − b` in `A` and
+//! `c = v₂ − b` in `C`, each within its group's size. Cells of a group are
+//! interchangeable, so a cell of `A` is forced safe when every feasible
+//! `b` gives `a = 0`, a mine when every one gives `a = |A|` — and so on
+//! for `B` and `C`. That is everything the pair allows, which is what its
+//! rules of order 2 conclude. `v` is a number's effective value: the mines
+//! already known around it are taken off.
+
+use crate::board::{Board, Cell, Value};
+use crate::grid::Grid;
+use crate::report::RowCol;
+use serde::Serialize;
+
+/// The numbers that force a cell, and the window they see.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Proof {
+    /// The revealed numbers whose equations force the cell (one or two).
+    pub foci: Vec<RowCol>,
+    /// The window around them, a row of text each: `?` closed, `F` a mine
+    /// known at that point, `*` a cell known safe, `.` a revealed 0, a
+    /// digit a number, a blank a cell neither number sees, `S` or `M` the
+    /// cell proven (safe, or a mine).
+    pub pattern: Vec<String>,
+    /// The pattern's name: the numbers as they show, `1-2` for a pair.
+    pub name: String,
+}
+
+impl Proof {
+    /// In words: "the 1-2 pattern at (4,6) and (4,7)" or "the 2 at (4,6)".
+    pub fn describe(&self) -> String {
+        match self.foci.as_slice() {
+            [one] => format!("the {} at {one}", self.name),
+            foci => {
+                let at: Vec<String> = foci.iter().map(|c| c.to_string()).collect();
+                format!("the {} pattern at {}", self.name, at.join(" and "))
+            }
+        }
+    }
+}
+
+/// The one or two numbers of `board` that alone force `cell` to `value`,
+/// with the pattern they make; `None` when no number or pair does (a
+/// method's deduction, or one of a larger rule).
+pub fn find(board: &Board, cell: u32, value: Value) -> Option<Proof> {
+    let grid = board.grid();
+    let around: Vec<u32> = grid
+        .neighbours(cell)
+        .iter()
+        .copied()
+        .filter(|&n| board.effective(n).is_some())
+        .collect();
+    for &n in &around {
+        if single(board, n, cell) == Some(value) {
+            return Some(proof(board, &[n], cell, value));
+        }
+    }
+    for &n in &around {
+        for m in within_two(grid, n) {
+            if m != n && board.effective(m).is_some() && pair(board, n, m, cell) == Some(value) {
+                let mut foci = [n, m];
+                foci.sort_unstable();
+                return Some(proof(board, &foci, cell, value));
+            }
+        }
+    }
+    None
+}
+
+/// The cells at Chebyshev distance at most 2 from `n`.
+fn within_two(grid: Grid, n: u32) -> impl Iterator<Item = u32> {
+    let (r, c) = grid.rc(n);
+    let rows = r.saturating_sub(2)..(r + 3).min(grid.h);
+    rows.flat_map(move |rr| {
+        (c.saturating_sub(2)..(c + 3).min(grid.w)).map(move |cc| grid.index(rr, cc))
+    })
+}
+
+/// What number `n` alone says of its closed neighbour `cell`.
+fn single(board: &Board, n: u32, cell: u32) -> Option<Value> {
+    let (v, closed) = board.effective(n)?;
+    if !board.cell(cell).is_unknown() {
+        return None;
+    }
+    if v == 0 {
+        Some(Value::Safe)
+    } else if v == closed as i32 {
+        Some(Value::Mine)
+    } else {
+        None
+    }
+}
+
+/// What the pair of numbers `n`, `m` says of `cell` (a closed neighbour of
+/// `n`), by the counts of their three groups (module doc).
+fn pair(board: &Board, n: u32, m: u32, cell: u32) -> Option<Value> {
+    let (v1, _) = board.effective(n)?;
+    let (v2, _) = board.effective(m)?;
+    let of_n: Vec<u32> = board.unknown_neighbours(n).collect();
+    let of_m: Vec<u32> = board.unknown_neighbours(m).collect();
+    let shared = of_n.iter().filter(|c| of_m.contains(c)).count() as i32;
+    let (a_size, c_size) = (of_n.len() as i32 - shared, of_m.len() as i32 - shared);
+    let group = if !of_n.contains(&cell) {
+        return None;
+    } else if of_m.contains(&cell) {
+        1
+    } else {
+        0
+    };
+    // The count in the cell's group for every feasible split.
+    let (mut low, mut high, mut any) = (i32::MAX, i32::MIN, false);
+    for b in 0..=shared {
+        let (a, c) = (v1 - b, v2 - b);
+        if (0..=a_size).contains(&a) && (0..=c_size).contains(&c) {
+            let count = if group == 1 { b } else { a };
+            low = low.min(count);
+            high = high.max(count);
+            any = true;
+        }
+    }
+    let size = if group == 1 { shared } else { a_size };
+    match (any, low, high) {
+        (true, 0, 0) => Some(Value::Safe),
+        (true, l, h) if l == size && h == size => Some(Value::Mine),
+        _ => None,
+    }
+}
+
+/// The proof of `cell` by `foci`: the window they see, as text.
+fn proof(board: &Board, foci: &[u32], cell: u32, value: Value) -> Proof {
+    let grid = board.grid();
+    let rc: Vec<(usize, usize)> = foci.iter().map(|&f| grid.rc(f)).collect();
+    let top = rc.iter().map(|p| p.0).min().unwrap_or(0).saturating_sub(1);
+    let bottom = (rc.iter().map(|p| p.0).max().unwrap_or(0) + 1).min(grid.h - 1);
+    let left = rc.iter().map(|p| p.1).min().unwrap_or(0).saturating_sub(1);
+    let right = (rc.iter().map(|p| p.1).max().unwrap_or(0) + 1).min(grid.w - 1);
+    let seen = |i: u32| {
+        let (r, c) = grid.rc(i);
+        rc.iter()
+            .any(|&(fr, fc)| r.abs_diff(fr) <= 1 && c.abs_diff(fc) <= 1)
+    };
+    let pattern = (top..=bottom)
+        .map(|r| {
+            let row: Vec<String> = (left..=right)
+                .map(|c| {
+                    let i = grid.index(r, c);
+                    let ch = if i == cell {
+                        if value == Value::Safe {
+                            'S'
+                        } else {
+                            'M'
+                        }
+                    } else if !seen(i) {
+                        ' '
+                    } else {
+                        match board.cell(i) {
+                            Cell::Unknown => '?',
+                            Cell::Mine => 'F',
+                            Cell::Safe => '*',
+                            Cell::Revealed(0) => '.',
+                            Cell::Revealed(n) => char::from(b'0' + n.min(9)),
+                        }
+                    };
+                    ch.to_string()
+                })
+                .collect();
+            row.join(" ").trim_end().to_string()
+        })
+        .collect();
+    let name = foci
+        .iter()
+        .map(|&f| match board.cell(f) {
+            Cell::Revealed(n) => n.to_string(),
+            _ => "?".into(),
+        })
+        .collect::<Vec<_>>()
+        .join("-");
+    Proof {
+        foci: rc.into_iter().map(RowCol::from).collect(),
+        pattern,
+        name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::board_from_picture;
+
+    /// The 1-2-1 under a closed row: a 1-2 pair makes the far corner a
+    /// mine; once it is known, the 1 beside it makes the middle safe. The
+    /// pair alone does not decide the middle.
+    #[test]
+    fn the_one_two_one_is_a_pair_then_a_single_number() {
+        let mut board = board_from_picture(&["???", "121", "..."], Some(2));
+        let corner = find(&board, 2, Value::Mine).expect("a corner is a mine");
+        assert_eq!((corner.foci.len(), corner.name.as_str()), (2, "1-2"));
+        assert_eq!(corner.pattern, ["? ? M", "1 2 1", "* * *"]);
+        assert!(find(&board, 1, Value::Safe).is_none());
+        board.set(2, Cell::Mine);
+        let middle = find(&board, 1, Value::Safe).expect("then the middle is safe");
+        assert_eq!(middle.foci, [RowCol { row: 1, col: 2 }]);
+        assert_eq!(middle.describe(), "the 1 at (1,2)");
+    }
+
+    /// A 1 with one closed neighbour is a single-number pattern; its
+    /// window is drawn around it.
+    #[test]
+    fn a_single_number_pattern_is_drawn_with_its_window() {
+        let board = board_from_picture(&["?1.", "11.", "..."], Some(1));
+        let p = find(&board, 0, Value::Mine).expect("forced by a 1");
+        assert_eq!(p.foci.len(), 1);
+        assert_eq!(p.describe(), format!("the 1 at {}", p.foci[0]));
+        assert!(
+            p.pattern.iter().any(|row| row.contains('M')),
+            "{:?}",
+            p.pattern
+        );
+    }
+
+    /// Against enumeration: on random small boards, whatever a number or a
+    /// pair is found to force holds in every layout those numbers allow.
+    #[test]
+    fn every_pattern_found_is_forced_by_its_own_numbers() {
+        let mut rng = crate::test_rng::TestRng::new(11);
+        let mut found = 0;
+        for _ in 0..3000 {
+            let (h, w) = (2 + rng.below(4), 2 + rng.below(4));
+            let grid = Grid::new(h, w);
+            let mine: Vec<bool> = (0..grid.len()).map(|_| rng.below(4) == 0).collect();
+            let cells: Vec<Cell> = (0..grid.len() as u32)
+                .map(|i| {
+                    if mine[i as usize] || rng.below(2) == 0 {
+                        Cell::Unknown
+                    } else {
+                        let around = grid.neighbours(i);
+                        let n = around.iter().filter(|&&n| mine[n as usize]).count();
+                        Cell::Revealed(n as u8)
+                    }
+                })
+                .collect();
+            let board = Board::new(grid, cells.clone(), None);
+            if board.unknown_count() > 12 {
+                continue;
+            }
+            for cell in 0..grid.len() as u32 {
+                for value in [Value::Safe, Value::Mine] {
+                    let Some(p) = find(&board, cell, value) else {
+                        continue;
+                    };
+                    found += 1;
+                    let foci: Vec<u32> = p.foci.iter().map(|f| grid.index(f.row, f.col)).collect();
+                    // Every layout of the closed cells that fits the foci.
+                    let closed: Vec<u32> = (0..grid.len() as u32)
+                        .filter(|&i| cells[i as usize] == Cell::Unknown)
+                        .collect();
+                    for mask in 0u32..1 << closed.len() {
+                        let is_mine = |c: u32| {
+                            closed
+                                .iter()
+                                .position(|&x| x == c)
+                                .is_some_and(|k| mask >> k & 1 == 1)
+                        };
+                        let fits = foci.iter().all(|&f| {
+                            let Cell::Revealed(v) = cells[f as usize] else {
+                                return false;
+                            };
+                            grid.neighbours(f).iter().filter(|&&n| is_mine(n)).count()
+                                == usize::from(v)
+                        });
+                        if fits {
+                            assert_eq!(is_mine(cell), value == Value::Mine, "{board:?} {p:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 500, "{found}");
+    }
+}
