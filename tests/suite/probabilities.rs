@@ -293,6 +293,114 @@ proptest! {
     }
 }
 
+/// The frontier of `board` by component (closed cells next to a number,
+/// joined when they share one), each component's cells grouped by the
+/// numbers around them: per component, its groups' sizes.
+fn frontier_groups(board: &Board) -> Vec<Vec<usize>> {
+    let grid = board.grid();
+    let numbers_around = |c: u32| -> Vec<u32> {
+        let mut v: Vec<u32> = grid
+            .neighbours(c)
+            .iter()
+            .copied()
+            .filter(|&n| matches!(board.cell(n), Cell::Revealed(_)))
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let frontier: Vec<(u32, Vec<u32>)> = (0..grid.len() as u32)
+        .filter(|&c| board.cell(c) == Cell::Unknown)
+        .map(|c| (c, numbers_around(c)))
+        .filter(|(_, around)| !around.is_empty())
+        .collect();
+    // Union-find over the frontier, joined through shared numbers.
+    let mut up: Vec<usize> = (0..frontier.len()).collect();
+    fn root(up: &mut [usize], mut x: usize) -> usize {
+        while up[x] != x {
+            up[x] = up[up[x]];
+            x = up[x];
+        }
+        x
+    }
+    for a in 0..frontier.len() {
+        for b in a + 1..frontier.len() {
+            if frontier[a].1.iter().any(|n| frontier[b].1.contains(n)) {
+                let (ra, rb) = (root(&mut up, a), root(&mut up, b));
+                up[ra] = rb;
+            }
+        }
+    }
+    let mut components: std::collections::BTreeMap<usize, Vec<&Vec<u32>>> = Default::default();
+    for (k, (_, around)) in frontier.iter().enumerate() {
+        components.entry(root(&mut up, k)).or_default().push(around);
+    }
+    components
+        .into_values()
+        .map(|mut sets| {
+            sets.sort();
+            let mut sizes: Vec<usize> = Vec::new();
+            for (k, set) in sets.iter().enumerate() {
+                if k > 0 && sets[k - 1] == *set {
+                    *sizes.last_mut().unwrap() += 1;
+                } else {
+                    sizes.push(1);
+                }
+            }
+            sizes
+        })
+        .collect()
+}
+
+/// The enumeration tests above reach the paths they are meant to check:
+/// the boards with a total are counted by the packed programmes (boxes of
+/// several cells among them, small components, several components), and
+/// the counts after changes start from a packed count and are packed
+/// themselves.
+#[test]
+fn the_enumerated_boards_reach_the_packed_and_incremental_counts() {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+    let strategy = (
+        prop_oneof![consistent(), played(), endgame(), sparse()],
+        prop::collection::vec(any::<prop::sample::Index>(), 1..4),
+        prop::collection::vec(0u8..3, 1..4),
+        0u8..9,
+    );
+    let mut runner = TestRunner::deterministic();
+    let budget = Budget::unlimited();
+    let (mut counted, mut packed, mut boxes, mut several) = (0, 0, 0, 0);
+    let (mut changed_from_packed, mut changed_packed) = (0, 0);
+    let mut p = Probabilities::new();
+    for _ in 0..2000 {
+        let (case, picks, kinds, value) = strategy.new_tree(&mut runner).unwrap().current();
+        let (board, next, cells) = changed(&case, &picks, &kinds, value);
+        if p.compute_if_consistent(&board, None, &budget) != Ok(true) {
+            continue;
+        }
+        counted += 1;
+        if !p.counted_packed() {
+            continue;
+        }
+        packed += 1;
+        let groups = frontier_groups(&board);
+        boxes += groups.iter().flatten().any(|&g| g > 1) as usize;
+        several += (groups.len() > 1) as usize;
+        changed_from_packed += 1;
+        let mut after = Probabilities::new();
+        if after.compute_changed(&next, &p, &cells, None, &budget) == Ok(true) {
+            changed_packed += after.counted_packed() as usize;
+        }
+    }
+    let seen = format!(
+        "{counted} counted, {packed} packed, {boxes} with boxes, {several} with several \
+         components, {changed_packed} of {changed_from_packed} changes packed"
+    );
+    assert!(counted >= 1000 && packed * 100 >= counted * 95, "{seen}");
+    assert!(boxes * 4 >= packed && several * 8 >= packed, "{seen}");
+    assert!(changed_packed * 4 >= changed_from_packed, "{seen}");
+    eprintln!("{seen}");
+}
+
 /// The number of layouts of a board with its total, by enumeration.
 fn brute_layouts(board: &Board) -> u64 {
     let e = enumerate(board);

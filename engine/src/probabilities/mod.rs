@@ -600,6 +600,14 @@ impl Probabilities {
         Ok(())
     }
 
+    /// Whether the last successful computation ran the packed programmes
+    /// (see the module doc), so that it can serve as the `base` of
+    /// [`Probabilities::compute_changed`] (tests and benches ask).
+    #[doc(hidden)]
+    pub fn counted_packed(&self) -> bool {
+        self.packed.used
+    }
+
     /// The arithmetic the last successful computation used.
     pub fn precision(&self) -> Option<Precision> {
         self.precision

@@ -1387,3 +1387,81 @@ impl<'a> Lookup<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probabilities::tests::positions;
+    use crate::probabilities::Probabilities;
+
+    /// What the forward-only count checks in place of the backward pass
+    /// holds: on every packed component of real positions, each group's
+    /// `Σ |δ|` from the backward pass is at most the outside weights' bound
+    /// (which the outer programme gives alike with or without the
+    /// weights) plus the component's `back_err`, so `bound_of` of that sum
+    /// is at least the error bound the whole count gives the group.
+    #[test]
+    fn the_forward_only_bound_is_at_least_every_groups_bound() {
+        let budget = Budget::unlimited();
+        let mut ticks = KeyScratch::default();
+        let (mut here, mut later) = (Vec::new(), Vec::new());
+        let (mut parts, mut groups) = (0usize, 0usize);
+        let mut p = Probabilities::new();
+        for board in positions(400) {
+            if p.compute(&board, None, &budget).is_err() || !p.packed.used {
+                continue;
+            }
+            let packed = &p.packed;
+            let counts: Vec<Counts<'_, f64>> = packed
+                .parts
+                .iter()
+                .map(|part| {
+                    let (lo, counts) = part.counts();
+                    Counts {
+                        lo,
+                        counts,
+                        err: 0.0,
+                    }
+                })
+                .collect();
+            let (remaining, interior) = (packed.remaining, packed.interior);
+            let (Ok(whole), Ok(alone)) = (
+                combine(&counts, remaining, interior, &budget, &mut ticks),
+                combine_as(&counts, remaining, interior, &budget, &mut ticks, false),
+            ) else {
+                panic!("a counted position combines again");
+            };
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&whole.omega_err), bits(&alone.omega_err));
+            assert_eq!(whole.log2_layouts.to_bits(), alone.log2_layouts.to_bits());
+            for (c, part) in packed.parts.iter().enumerate() {
+                if part.is_fixed() {
+                    continue;
+                }
+                parts += 1;
+                let limit = whole.omega_err[c] + part.back_err;
+                let weights = backward(
+                    part,
+                    &whole.omega[c],
+                    whole.omega_err[c],
+                    &mut here,
+                    &mut later,
+                );
+                for (i, w) in weights.iter().enumerate() {
+                    groups += 1;
+                    assert!(
+                        w.err <= limit,
+                        "group {i}: Σ|δ| {:e} above {limit:e} on {board:?}",
+                        w.err
+                    );
+                    let (_, bound) = probability(w);
+                    assert!(bound <= bound_of(limit), "group {i} on {board:?}");
+                }
+            }
+        }
+        assert!(
+            parts >= 400 && groups >= 4000,
+            "{parts} parts, {groups} groups"
+        );
+    }
+}

@@ -276,7 +276,7 @@ fn answer_of(p: &mut Probabilities, board: &Board, packed: bool) -> String {
 /// Positions of every size class the packed programmes meet: expert,
 /// intermediate and beginner boards after a few clicks, with some of
 /// their mines flagged (as the player flags proven mines).
-fn positions(count: u64) -> impl Iterator<Item = Board> {
+pub(in crate::probabilities) fn positions(count: u64) -> impl Iterator<Item = Board> {
     (0..count).map(|seed| {
         let (h, w, mines) =
             [(16, 30, 99), (16, 16, 40), (9, 9, 10), (16, 30, 130)][seed as usize % 4];
