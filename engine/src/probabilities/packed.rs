@@ -16,9 +16,10 @@
 //! # One word per state
 //!
 //! A state is the vector of partial sums of the equations open after a
-//! step. Each equation gets a byte *lane* of a `u64` when it opens and
+//! step. Each equation gets a byte *lane* of a `u128` when it opens and
 //! frees it when it closes, so a component whose steps never hold more
-//! than eight open equations has every state in one word. Deciding a group
+//! than sixteen open equations has every state in one word (a `u64` when
+//! eight are enough). Deciding a group
 //! with `j` mines adds `j` to the lanes of its equations; the step is
 //! viable iff every lane lies in `[target − left, target]` (its target
 //! minus the cells it has left undecided, and its target), which two
@@ -40,9 +41,10 @@
 //!
 //! A position is counted packed when its total is known, it has at most
 //! 1000 closed cells (so everything is `f64`, see the parent's module doc),
-//! and every component is packed: at most eight open equations at a time,
-//! at most [`MAX_GROUPS`] groups, an estimated programme of at most
-//! [`MAX_STATES`] states, and the breadth-first order kept by
+//! and every component is packed: at most sixteen open equations at a
+//! time, at most [`MAX_GROUPS`] groups, at most 4,096 states in a layer,
+//! an estimated programme of at most [`MAX_STATES`] states, and the
+//! breadth-first order kept by
 //! `component.rs` (at most `SMALL_COMPONENT` cells, or a programme it
 //! judges good enough). Any other position is counted by the general
 //! programme, from the start.
@@ -56,6 +58,24 @@
 //! and builds and counts only the others (see the parent's
 //! `compute_changed`): the result is the one a full count gives, bit for
 //! bit, since every component is the same programme either way.
+//!
+//! # The count alone
+//!
+//! Without the probabilities (the parent's `layouts_changed`), only the
+//! forward passes and the outer programme up to the count run. The count
+//! is the one a whole count gives as long as the whole count keeps its
+//! packed answer, i.e. its error bound is within [`ACCURACY`]; that is
+//! decided without the backward passes. The backward pass gives group
+//! `i`'s weights `Σ |δ| = ω_err + Σ_{k > i} U64 (g_k + 2) + U64 (w_i + 3 +
+//! t_i)` (`ω_err` the outside weights' bound, `g_k` a group's size, `w_i`
+//! its layer's width, `t_i` its nonzero terms, at most its transitions);
+//! each [`Part`] keeps `back_err`, the sum over every layer plus the
+//! largest layer's own term, which is at least that for every group
+//! (all these are small multiples of `U64`, summed exactly). The outer
+//! programme gives `ω_err` from the same sums with or without the weights,
+//! and the bound is increasing in `Σ |δ|`, so [`bound_of`] of `ω_err +
+//! back_err` bounds every group's; when it (or the interior's) is above
+//! [`ACCURACY`], the count is left to the whole computation.
 
 use super::component::{Failure, KeyScratch, BINOMIAL};
 use super::number::{Num, U64};
@@ -330,7 +350,7 @@ impl Packed {
         closed: &mut Vec<u32>,
         budget: &Budget,
         ticks: &mut KeyScratch,
-        mut out: Option<&mut Output<'_>>,
+        out: Option<&mut Output<'_>>,
     ) -> Result<f64, Unpacked> {
         let listed = out.is_some();
         self.used = false;
@@ -367,7 +387,7 @@ impl Packed {
                     }
                 })
                 .collect();
-            let Some(out) = out.as_deref_mut() else {
+            let Some(out) = out else {
                 // The count alone; but a count whose probabilities would
                 // not be accurate enough in f64 is counted by the general
                 // programme (so that the count is the one it gives): the
@@ -516,7 +536,7 @@ impl Packed {
                 result
             }
             Some(dirty) => {
-                if let Some(closed) = closed.as_deref_mut() {
+                if let Some(closed) = closed {
                     closed_after(board, dirty, closed);
                 }
                 let mut numbers = std::mem::take(&mut s.numbers);
