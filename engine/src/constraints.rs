@@ -113,8 +113,10 @@ pub fn remaining_mines(board: &Board) -> Result<Option<u32>, Contradiction> {
     Ok(Some(remaining as u32))
 }
 
-/// Up to eight ids (one neighbourhood's worth), on the stack.
-#[derive(Clone, Copy, Debug)]
+/// Up to eight ids (one neighbourhood's worth), on the stack. Two are
+/// equal when they hold the same ids in the same order (the slots beyond
+/// the ids are always zero).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Few {
     ids: [u32; 8],
     len: u8,

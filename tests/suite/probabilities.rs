@@ -95,9 +95,19 @@ enum Expected {
 /// Compares the counter with the enumeration on one board, with its total
 /// if it has one, else with `density`.
 fn check_against_enumeration(board: &Board, density: f64) -> Result<(), TestCaseError> {
-    let e = enumerate(board);
     let mut p = Probabilities::new();
     let result = p.compute(board, Some(density), &Budget::unlimited());
+    check_counted(board, density, &mut p, result)
+}
+
+/// Compares what `p` computed on `board` (`result`) with the enumeration.
+fn check_counted(
+    board: &Board,
+    density: f64,
+    p: &mut Probabilities,
+    result: Result<(), ProbabilityError>,
+) -> Result<(), TestCaseError> {
+    let e = enumerate(board);
     let remaining = board.remaining_mines();
     let layouts: u64 = match remaining {
         Some(r) if r < 0 || r as usize >= e.all.len() => 0,
@@ -193,6 +203,211 @@ fn check_against_enumeration(board: &Board, density: f64) -> Result<(), TestCase
     let exact = p.layouts(&Budget::unlimited()).unwrap();
     prop_assert_eq!(exact, BigUint::from(layouts));
     Ok(())
+}
+
+/// The board of `case` with a total, and some changes to it as a player's
+/// look-ahead and trials make them: the first of `picks` (closed cells)
+/// revealed as a number it can show (`value`, clamped to the range), or
+/// set to a mine or a safe cell, by `kinds`; then the other picks set to
+/// mines or safe cells. Returns the board and the changed cells.
+fn changed(
+    case: &Case,
+    picks: &[prop::sample::Index],
+    kinds: &[u8],
+    value: u8,
+) -> (Board, Board, Vec<u32>) {
+    let board = match case.board.total_mines() {
+        Some(_) => case.board.clone(),
+        None => {
+            let cells = case.board.cells().to_vec();
+            Board::new(case.board.grid(), cells, case.other_total().total_mines())
+        }
+    };
+    let grid = board.grid();
+    let closed: Vec<u32> = (0..grid.len() as u32)
+        .filter(|&c| board.cell(c) == Cell::Unknown)
+        .collect();
+    let mut next = board.clone();
+    let mut cells: Vec<u32> = Vec::new();
+    if closed.is_empty() {
+        return (board, next, cells);
+    }
+    for (k, (pick, &kind)) in picks.iter().zip(kinds).enumerate() {
+        let c = closed[pick.index(closed.len())];
+        if cells.contains(&c) {
+            continue;
+        }
+        cells.push(c);
+        let state = match (k, kind) {
+            (0, 0) => {
+                let known = grid
+                    .neighbours(c)
+                    .iter()
+                    .filter(|&&n| board.cell(n) == Cell::Mine)
+                    .count() as u8;
+                Cell::Revealed(known + value % (board.unknown_around(c) as u8 + 1))
+            }
+            (_, 1) => Cell::Safe,
+            _ => Cell::Mine,
+        };
+        next.set(c, state);
+    }
+    (board, next, cells)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A count after changes (`compute_changed`, from the count of the
+    /// board before them, which keeps the components they do not touch)
+    /// equals the enumerated fractions of the changed board, and the count
+    /// alone (`layouts_changed`, forward only) its number of layouts.
+    #[test]
+    fn probabilities_after_changes_equal_the_enumerated_fractions(
+        case in prop_oneof![consistent(), played(), endgame(), sparse()],
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 1..4),
+        kinds in prop::collection::vec(0u8..3, 1..4),
+        value in 0u8..9) {
+        let (board, next, cells) = changed(&case, &picks, &kinds, value);
+        let budget = Budget::unlimited();
+        let mut base = Probabilities::new();
+        prop_assume!(base.compute_if_consistent(&board, None, &budget) == Ok(true));
+        let mut p = Probabilities::new();
+        let result = match p.compute_changed(&next, &base, &cells, None, &budget) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(ProbabilityError::Contradiction(
+                sapper_engine::Contradiction::new(Vec::new(), "no layout"),
+            )),
+            Err(e) => Err(e),
+        };
+        check_counted(&next, 0.5, &mut p, result)?;
+        let layouts = brute_layouts(&next);
+        let count = p.layouts_changed(&next, &base, &cells, None, &budget).unwrap();
+        match count {
+            None => prop_assert_eq!(layouts, 0),
+            Some(log10) => prop_assert!(
+                ((layouts as f64).log10() - log10).abs() < 1e-9,
+                "10^{} layouts against {} on {:?}", log10, layouts, next
+            ),
+        }
+    }
+}
+
+/// The frontier of `board` by component (closed cells next to a number,
+/// joined when they share one), each component's cells grouped by the
+/// numbers around them: per component, its groups' sizes.
+fn frontier_groups(board: &Board) -> Vec<Vec<usize>> {
+    let grid = board.grid();
+    let numbers_around = |c: u32| -> Vec<u32> {
+        let mut v: Vec<u32> = grid
+            .neighbours(c)
+            .iter()
+            .copied()
+            .filter(|&n| matches!(board.cell(n), Cell::Revealed(_)))
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let frontier: Vec<(u32, Vec<u32>)> = (0..grid.len() as u32)
+        .filter(|&c| board.cell(c) == Cell::Unknown)
+        .map(|c| (c, numbers_around(c)))
+        .filter(|(_, around)| !around.is_empty())
+        .collect();
+    // Union-find over the frontier, joined through shared numbers.
+    let mut up: Vec<usize> = (0..frontier.len()).collect();
+    fn root(up: &mut [usize], mut x: usize) -> usize {
+        while up[x] != x {
+            up[x] = up[up[x]];
+            x = up[x];
+        }
+        x
+    }
+    for a in 0..frontier.len() {
+        for b in a + 1..frontier.len() {
+            if frontier[a].1.iter().any(|n| frontier[b].1.contains(n)) {
+                let (ra, rb) = (root(&mut up, a), root(&mut up, b));
+                up[ra] = rb;
+            }
+        }
+    }
+    let mut components: std::collections::BTreeMap<usize, Vec<&Vec<u32>>> = Default::default();
+    for (k, (_, around)) in frontier.iter().enumerate() {
+        components.entry(root(&mut up, k)).or_default().push(around);
+    }
+    components
+        .into_values()
+        .map(|mut sets| {
+            sets.sort();
+            let mut sizes: Vec<usize> = Vec::new();
+            for (k, set) in sets.iter().enumerate() {
+                if k > 0 && sets[k - 1] == *set {
+                    *sizes.last_mut().unwrap() += 1;
+                } else {
+                    sizes.push(1);
+                }
+            }
+            sizes
+        })
+        .collect()
+}
+
+/// The enumeration tests above reach the paths they are meant to check:
+/// the boards with a total are counted by the packed programmes (boxes of
+/// several cells among them, small components, several components), and
+/// the counts after changes start from a packed count and are packed
+/// themselves.
+#[test]
+fn the_enumerated_boards_reach_the_packed_and_incremental_counts() {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+    let strategy = (
+        prop_oneof![consistent(), played(), endgame(), sparse()],
+        prop::collection::vec(any::<prop::sample::Index>(), 1..4),
+        prop::collection::vec(0u8..3, 1..4),
+        0u8..9,
+    );
+    let mut runner = TestRunner::deterministic();
+    let budget = Budget::unlimited();
+    let (mut counted, mut packed, mut boxes, mut several) = (0, 0, 0, 0);
+    let (mut changed_from_packed, mut changed_packed) = (0, 0);
+    let mut p = Probabilities::new();
+    for _ in 0..2000 {
+        let (case, picks, kinds, value) = strategy.new_tree(&mut runner).unwrap().current();
+        let (board, next, cells) = changed(&case, &picks, &kinds, value);
+        if p.compute_if_consistent(&board, None, &budget) != Ok(true) {
+            continue;
+        }
+        counted += 1;
+        if !p.counted_packed() {
+            continue;
+        }
+        packed += 1;
+        let groups = frontier_groups(&board);
+        boxes += groups.iter().flatten().any(|&g| g > 1) as usize;
+        several += (groups.len() > 1) as usize;
+        changed_from_packed += 1;
+        let mut after = Probabilities::new();
+        if after.compute_changed(&next, &p, &cells, None, &budget) == Ok(true) {
+            changed_packed += after.counted_packed() as usize;
+        }
+    }
+    let seen = format!(
+        "{counted} counted, {packed} packed, {boxes} with boxes, {several} with several \
+         components, {changed_packed} of {changed_from_packed} changes packed"
+    );
+    assert!(counted >= 1000 && packed * 100 >= counted * 95, "{seen}");
+    assert!(boxes * 4 >= packed && several * 8 >= packed, "{seen}");
+    assert!(changed_packed * 4 >= changed_from_packed, "{seen}");
+    eprintln!("{seen}");
+}
+
+/// The number of layouts of a board with its total, by enumeration.
+fn brute_layouts(board: &Board) -> u64 {
+    let e = enumerate(board);
+    match board.remaining_mines() {
+        Some(r) if r >= 0 && (r as usize) < e.all.len() => e.all[r as usize],
+        _ => 0,
+    }
 }
 
 /// Both ways: the board as drawn (total or not), and the other way.

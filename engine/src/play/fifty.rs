@@ -53,6 +53,7 @@
 
 use crate::board::{Board, Cell};
 use crate::budget::Budget;
+use crate::constraints::Few;
 use crate::grid::Grid;
 use crate::probabilities::Probabilities;
 
@@ -61,17 +62,19 @@ use crate::probabilities::Probabilities;
 pub const INFLUENCE_FLOOR: f64 = 0.025;
 
 /// A pattern: its cells, which of them hold the mines in the first way
-/// (the others hold them in the second), and its unknown outside cells.
+/// (bit `k` for cell `k`; the others hold them in the second), and its
+/// unknown outside cells. At most eight of each, on the stack: the scans
+/// below look at every pair and box of the board.
 struct Pattern {
-    cells: Vec<u32>,
-    first_way: Vec<bool>,
-    outside: Vec<u32>,
+    cells: Few,
+    first_way: u8,
+    outside: Few,
 }
 
 impl Pattern {
     /// The pair `a`, `b` (closed, side by side), if none of its outside
-    /// cells is revealed.
-    fn pair(board: &Board, a: u32, b: u32) -> Option<Pattern> {
+    /// cells is revealed and at most `most` of them are unknown.
+    fn pair(board: &Board, a: u32, b: u32, most: usize) -> Option<Pattern> {
         let grid = board.grid();
         let (na, nb) = (grid.neighbours(a), grid.neighbours(b));
         let one_sided = na
@@ -80,42 +83,48 @@ impl Pattern {
             .chain(nb.iter().filter(|x| !na.contains(x)))
             .copied()
             .filter(|&x| x != a && x != b);
+        let mut cells = Few::EMPTY;
+        cells.push(a);
+        cells.push(b);
         Some(Pattern {
-            cells: vec![a, b],
-            first_way: vec![true, false],
-            outside: unknown_outside(board, one_sided)?,
+            cells,
+            first_way: 0b01,
+            outside: unknown_outside(board, one_sided, most)?,
         })
     }
 
     /// The 2×2 box with top-left cell `(r, c)` (all closed), if none of
-    /// its outer corners is revealed.
-    fn square(board: &Board, r: usize, c: usize) -> Option<Pattern> {
+    /// its outer corners is revealed and at most `most` are unknown.
+    fn square(board: &Board, r: usize, c: usize, most: usize) -> Option<Pattern> {
         let grid = board.grid();
         let top_left = grid.index(r, c);
-        let cells = vec![
+        let mut cells = Few::EMPTY;
+        for x in [
             top_left,
             grid.index(r, c + 1),
             grid.index(r + 1, c),
             grid.index(r + 1, c + 1),
-        ];
+        ] {
+            cells.push(x);
+        }
         let corners = [(-1, -1), (-1, 2), (2, -1), (2, 2)]
             .into_iter()
             .filter_map(|(dr, dc)| grid.offset(top_left, dr, dc));
         Some(Pattern {
             cells,
-            first_way: vec![true, false, false, true],
-            outside: unknown_outside(board, corners)?,
+            first_way: 0b1001,
+            outside: unknown_outside(board, corners, most)?,
         })
     }
 
     /// The cells to set for "`cell` is a mine and the layout lies in `S`":
-    /// the mines (the way holding `cell`, the outside) and the safe cells
-    /// (the other way).
-    fn fixed_with_mine_on(&self, cell: usize) -> (Vec<u32>, Vec<u32>) {
-        let way = self.first_way[cell];
-        let (mut mines, mut safe) = (self.outside.clone(), Vec::new());
-        for (k, &x) in self.cells.iter().enumerate() {
-            if self.first_way[k] == way {
+    /// the mines (the outside, then the way holding `cell`) and the safe
+    /// cells (the other way).
+    fn fixed_with_mine_on(&self, cell: usize) -> (Few, Few) {
+        let way = self.first_way >> cell & 1;
+        let (mut mines, mut safe) = (self.outside, Few::EMPTY);
+        for (k, &x) in self.cells.as_slice().iter().enumerate() {
+            if self.first_way >> k & 1 == way {
                 mines.push(x);
             } else {
                 safe.push(x);
@@ -126,13 +135,18 @@ impl Pattern {
 }
 
 /// The outside cells still unknown, or `None` if one can be revealed
-/// (already revealed, or proven safe).
-fn unknown_outside(board: &Board, outside: impl Iterator<Item = u32>) -> Option<Vec<u32>> {
-    let mut unknown = Vec::new();
+/// (already revealed, or proven safe) or more than `most` are unknown.
+fn unknown_outside(board: &Board, outside: impl Iterator<Item = u32>, most: usize) -> Option<Few> {
+    let mut unknown = Few::EMPTY;
     for x in outside {
         match board.cell(x) {
             Cell::Revealed(_) | Cell::Safe => return None,
-            Cell::Unknown => unknown.push(x),
+            Cell::Unknown => {
+                if unknown.len() == most {
+                    return None;
+                }
+                unknown.push(x);
+            }
             Cell::Mine => {}
         }
     }
@@ -153,12 +167,18 @@ fn partners(grid: Grid, t: u32, all: bool) -> impl Iterator<Item = u32> {
         .filter_map(move |&(dr, dc)| grid.offset(t, dr, dc))
 }
 
-/// Sets cells, answers whether a layout fits, and puts them back.
+/// Sets cells, answers whether a layout fits, and puts them back. The
+/// counts start from `base`, the probabilities of `board` as it is
+/// ([`Probabilities::compute_changed`]: only the components the set
+/// cells touch are counted again).
 struct Trial<'a> {
     board: Board,
+    base: &'a Probabilities,
     scratch: &'a mut Probabilities,
     density: Option<f64>,
     budget: &'a Budget,
+    /// The cells set, for the count.
+    changed: Vec<u32>,
 }
 
 impl Trial<'_> {
@@ -166,61 +186,66 @@ impl Trial<'_> {
     /// of `safe` safe (a count that fails, out of budget, counts as
     /// "fits": nothing is concluded from it).
     fn fits(&mut self, mines: &[u32], safe: &[u32]) -> bool {
-        self.with(mines, safe, |result, _| result != Ok(false))
+        !matches!(self.with(mines, safe), Ok(None))
     }
 
     /// `log10` of the layouts with `mines` and `safe` set, `None` if none
     /// fits or the count fails.
     fn log10_layouts(&mut self, mines: &[u32], safe: &[u32]) -> Option<f64> {
-        self.with(mines, safe, |result, counted| {
-            (result == Ok(true)).then(|| counted.log10_layouts())
-        })
+        self.with(mines, safe).ok().flatten()
     }
 
-    /// `answer(whether a layout fits, the counts)` on the board with
-    /// `mines` and `safe` set.
-    fn with<R>(
-        &mut self,
-        mines: &[u32],
-        safe: &[u32],
-        answer: impl FnOnce(Result<bool, ()>, &Probabilities) -> R,
-    ) -> R {
+    /// `log10` of the layouts on the board with `mines` and `safe` set
+    /// (`None`: no layout fits; an error: the count failed).
+    fn with(&mut self, mines: &[u32], safe: &[u32]) -> Result<Option<f64>, ()> {
+        self.changed.clear();
         for &m in mines {
             self.board.set(m, Cell::Mine);
+            self.changed.push(m);
         }
         for &s in safe {
             self.board.set(s, Cell::Safe);
+            self.changed.push(s);
         }
         let result = self
             .scratch
-            .compute_if_consistent(&self.board, self.density, self.budget)
+            .layouts_changed(
+                &self.board,
+                self.base,
+                &self.changed,
+                self.density,
+                self.budget,
+            )
             .map_err(|_| ());
-        let answer = answer(result, self.scratch);
         for &c in mines.iter().chain(safe) {
             self.board.set(c, Cell::Unknown);
         }
-        answer
+        result
     }
 }
 
 /// Whether every layout with a mine on `pattern.cells[k]` lies in the
 /// pattern's `S`.
 fn is_free(trial: &mut Trial, pattern: &Pattern, k: usize) -> bool {
-    let t = pattern.cells[k];
+    let t = pattern.cells.as_slice()[k];
     let (mines, safe) = pattern.fixed_with_mine_on(k);
     // With `t` a mine, no layout may put a mine on a cell of the other way
     // or leave a cell of its own way or of the outside safe.
-    safe.iter().all(|&x| !trial.fits(&[t, x], &[]))
+    safe.as_slice().iter().all(|&x| !trial.fits(&[t, x], &[]))
         && mines
+            .as_slice()
             .iter()
             .filter(|&&x| x != t)
             .all(|&x| !trial.fits(&[t], &[x]))
 }
 
 /// A free guess on `board` (no cell proven safe; see the module doc), the
-/// first found: pairs in cell order, then boxes.
+/// first found: pairs in cell order, then boxes. `p` holds the
+/// probabilities of `board` (the trials count from them), with `density`
+/// when it has no total; `scratch` is working space.
 pub fn free_guess(
     board: &Board,
+    p: &Probabilities,
     scratch: &mut Probabilities,
     density: Option<f64>,
     budget: &Budget,
@@ -229,32 +254,39 @@ pub fn free_guess(
     let unknown = |c: u32| board.cell(c) == Cell::Unknown;
     let mut trial = Trial {
         board: board.clone(),
+        base: p,
         scratch,
         density,
         budget,
+        changed: Vec::with_capacity(8),
     };
     for t in (0..grid.len() as u32).filter(|&t| unknown(t) && board.on_frontier(t)) {
         for u in partners(grid, t, true).filter(|&u| unknown(u) && board.on_frontier(u)) {
-            let Some(pair) = Pattern::pair(board, t, u) else {
+            let Some(pair) = Pattern::pair(board, t, u, 2) else {
                 continue;
             };
-            if pair.outside.len() <= 2 && is_free(&mut trial, &pair, 0) {
+            if is_free(&mut trial, &pair, 0) {
                 return Some(t);
             }
         }
     }
     for r in 0..grid.h.saturating_sub(1) {
         for c in 0..grid.w.saturating_sub(1) {
-            let Some(square) = boxed(board, r, c) else {
+            let Some(square) = boxed(board, r, c, 2) else {
                 continue;
             };
-            if square.outside.len() > 2 || !square.cells.iter().all(|&x| board.on_frontier(x)) {
+            if !square
+                .cells
+                .as_slice()
+                .iter()
+                .all(|&x| board.on_frontier(x))
+            {
                 continue;
             }
             // Each cell, then its diagonal, then the other diagonal's.
             for k in [0, 3, 1, 2] {
                 if is_free(&mut trial, &square, k) {
-                    return Some(square.cells[k]);
+                    return Some(square.cells.as_slice()[k]);
                 }
             }
         }
@@ -262,15 +294,15 @@ pub fn free_guess(
     None
 }
 
-/// The 2×2 box at `(r, c)` if its four cells are unknown and no outer
-/// corner is revealed.
-fn boxed(board: &Board, r: usize, c: usize) -> Option<Pattern> {
-    let square = Pattern::square(board, r, c)?;
-    square
-        .cells
-        .iter()
-        .all(|&x| board.cell(x) == Cell::Unknown)
-        .then_some(square)
+/// The 2×2 box at `(r, c)` if its four cells are unknown, no outer
+/// corner is revealed and at most `most` are unknown.
+fn boxed(board: &Board, r: usize, c: usize, most: usize) -> Option<Pattern> {
+    let grid = board.grid();
+    let unknown = |r: usize, c: usize| board.cell(grid.index(r, c)) == Cell::Unknown;
+    if !(unknown(r, c) && unknown(r, c + 1) && unknown(r + 1, c) && unknown(r + 1, c + 1)) {
+        return None;
+    }
+    Pattern::square(board, r, c, most)
 }
 
 /// Every cell's 50/50 influence on `board` (whose probabilities `p` are
@@ -294,14 +326,17 @@ pub fn influence(
     let base = p.log10_layouts();
     let mut trial = Trial {
         board: board.clone(),
+        base: p,
         scratch,
         density: None,
         budget,
+        changed: Vec::with_capacity(8),
     };
     let (mut in_pairs, mut in_boxes, mut outside) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     // `P(first way ∧ S)` of a pattern worth counting.
     let mut share = |pattern: &Pattern| -> Option<f64> {
         let (mines, safe) = pattern.fixed_with_mine_on(0);
+        let (mines, safe) = (mines.as_slice(), safe.as_slice());
         let chance = |x: &u32| prob(*x);
         let bound = mines
             .iter()
@@ -316,37 +351,37 @@ pub fn influence(
             * safe.iter().map(|x| 1.0 - chance(x)).product::<f64>();
         let can_matter =
             |cells: &[u32]| cells.iter().any(|&x| prob(x) - weight * estimate <= reach);
-        if !can_matter(&mines) && !can_matter(&safe) {
+        if !can_matter(mines) && !can_matter(safe) {
             return None;
         }
-        let share = 10f64.powf(trial.log10_layouts(&mines, &safe)? - base);
+        let share = 10f64.powf(trial.log10_layouts(mines, safe)? - base);
         (share > INFLUENCE_FLOOR).then_some(share)
     };
     let unknown = |c: u32| board.cell(c) == Cell::Unknown;
     for t in (0..n as u32).filter(|&t| unknown(t)) {
         for u in partners(grid, t, false).filter(|&u| unknown(u)) {
-            let Some(pair) = Pattern::pair(board, t, u).filter(|p| p.outside.len() <= 1) else {
+            let Some(pair) = Pattern::pair(board, t, u, 1) else {
                 continue;
             };
             let Some(s) = share(&pair) else { continue };
-            for &x in &pair.cells {
+            for &x in pair.cells.as_slice() {
                 in_pairs[x as usize] += s;
             }
-            for &x in &pair.outside {
+            for &x in pair.outside.as_slice() {
                 outside[x as usize] += s;
             }
         }
     }
     for r in 0..grid.h.saturating_sub(1) {
         for c in 0..grid.w.saturating_sub(1) {
-            let Some(square) = boxed(board, r, c).filter(|p| p.outside.len() <= 2) else {
+            let Some(square) = boxed(board, r, c, 2) else {
                 continue;
             };
             let Some(s) = share(&square) else { continue };
-            for &x in &square.cells {
+            for &x in square.cells.as_slice() {
                 in_boxes[x as usize] = f64::max(in_boxes[x as usize], s);
             }
-            for &x in &square.outside {
+            for &x in square.outside.as_slice() {
                 outside[x as usize] += s;
             }
         }
@@ -373,7 +408,9 @@ mod tests {
     /// The free guess of `board`, with fresh buffers.
     fn free(board: &Board) -> Option<u32> {
         let budget = Budget::default_limits();
-        free_guess(board, &mut Probabilities::new(), None, &budget)
+        let mut p = Probabilities::new();
+        p.compute(board, None, &budget).unwrap();
+        free_guess(board, &p, &mut Probabilities::new(), None, &budget)
     }
 
     #[test]

@@ -273,6 +273,7 @@ pub fn second_safety(
     let scored = if guessing.third_move {
         three_moves(
             board,
+            p,
             &candidates,
             &risk_of,
             scratch,
@@ -381,8 +382,9 @@ fn best_of(scored: &[Scored]) -> Option<Scored> {
     living.or_else(|| scored.iter().filter(|s| s.dead).fold(None, better))
 }
 
-/// The three-move score of `candidates` on `board` (risks `risk_of`), in
-/// their order; `scratch` and `replies.0` are working space. A position
+/// The three-move score of `candidates` on `board` (probabilities `p`,
+/// risks `risk_of`), in their order; `scratch` and `replies.0` are
+/// working space. A position
 /// after a guess that has no proven-safe cell is rated by the best
 /// two-move score of `replies.1` of its own candidates (by mine
 /// probability) rather than by [`rating`].
@@ -398,6 +400,7 @@ fn best_of(scored: &[Scored]) -> Option<Scored> {
 #[allow(clippy::too_many_arguments)]
 fn three_moves(
     board: &Board,
+    p: &Probabilities,
     candidates: &[u32],
     risk_of: &dyn Fn(u32) -> f64,
     scratch: &mut Probabilities,
@@ -444,7 +447,7 @@ fn three_moves(
         for v in numbers(board, c) {
             after.set(c, Cell::Revealed(v));
             if !matches!(
-                scratch.compute_if_consistent(&after, density, budget),
+                scratch.compute_changed(&after, p, &[c], density, budget),
                 Ok(true)
             ) {
                 continue;
@@ -498,7 +501,7 @@ fn three_moves(
                 // The next move is a guess too: rate it by its own
                 // two-move score.
                 after.set(c, Cell::Revealed(o.v));
-                if let Ok(true) = scratch.compute_if_consistent(&after, density, budget) {
+                if let Ok(true) = scratch.compute_changed(&after, p, &[c], density, budget) {
                     let q = &*scratch;
                     let own = |d: u32| finite(q.probability(d).unwrap_or(f64::NAN));
                     let next = candidates_of(&after, q, &own, guessing, k);
@@ -596,7 +599,7 @@ fn look_ahead(
             // A number `c` cannot show (no layout fits) is skipped, as is
             // one whose count runs out of budget (and then the bound is
             // off).
-            match scratch.compute_if_consistent(board, density, budget) {
+            match scratch.compute_changed(board, p, &[c], density, budget) {
                 Ok(true) => {}
                 Ok(false) => continue,
                 Err(_) => {
@@ -764,6 +767,7 @@ mod tests {
                     let replies = (&mut deeper, THIRD_MOVE_REPLIES);
                     three_moves(
                         &board,
+                        &p,
                         &candidates,
                         &risk,
                         &mut scratch,

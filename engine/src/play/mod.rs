@@ -303,7 +303,8 @@ impl SapperPlayer<'_> {
             }
         }
         if self.guessing.free_fifties {
-            if let Some(c) = fifty::free_guess(board, &mut self.scratch, density, budget) {
+            let (p, scratch) = (&self.probabilities, &mut self.scratch);
+            if let Some(c) = fifty::free_guess(board, p, scratch, density, budget) {
                 return Some((c, self.probabilities.probability(c).unwrap_or(0.5)));
             }
         }

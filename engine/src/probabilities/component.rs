@@ -42,7 +42,7 @@ use crate::elimination::{successor_key, LayerStates, Local, Slot, SMALL_COMPONEN
 const NONE: u32 = u32::MAX;
 
 /// `C(g, j)` for `g, j ≤ 8`.
-const BINOMIAL: [[u32; 9]; 9] = binomials();
+pub(crate) const BINOMIAL: [[u32; 9]; 9] = binomials();
 
 const fn binomials() -> [[u32; 9]; 9] {
     let mut t = [[0u32; 9]; 9];
@@ -410,7 +410,7 @@ impl<T: Count> Layers<T> {
 /// holds, so a column that falls outside holds zero (a nonzero value times
 /// a positive binomial would have landed inside).
 #[inline]
-fn landing(
+pub(crate) fn landing(
     lo: usize,
     width: usize,
     j: usize,

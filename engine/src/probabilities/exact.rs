@@ -40,6 +40,31 @@ pub(crate) fn layouts(
             },
         });
     }
+    combined(counts, mode, interior, budget)
+}
+
+/// The exact number of layouts from every component's exact counts
+/// `(lo, N(lo..))` (a packed count holds them all).
+pub(crate) fn layouts_of(
+    counts: Vec<(u64, Vec<u64>)>,
+    mode: Mode,
+    interior: u64,
+    budget: &Budget,
+) -> Result<BigUint, OverBudget> {
+    let counts = counts
+        .into_iter()
+        .map(|(lo, n)| (lo, n.into_iter().map(BigUint::from).collect()))
+        .collect();
+    combined(counts, mode, interior, budget)
+}
+
+/// The components' exact counts combined (see the module doc).
+fn combined(
+    counts: Vec<(u64, Vec<BigUint>)>,
+    mode: Mode,
+    interior: u64,
+    budget: &Budget,
+) -> Result<BigUint, OverBudget> {
     match mode {
         Mode::Density(_) => {
             let mut product = BigUint::from(1u32) << interior as usize;

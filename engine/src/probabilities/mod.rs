@@ -48,6 +48,53 @@
 //! 5. The exact number of layouts is summed in big integers only when asked
 //!    ([`Probabilities::layouts`], `exact.rs`).
 //!
+//! # Packed programmes
+//!
+//! Positions with their total and at most 1000 closed cells, whose
+//! components are not too wide or long, are counted by *packed*
+//! programmes (`packed.rs`): the very programme of steps 1–4 (the same
+//! breadth-first order, groups — cells that lie in the same equations, the
+//! *boxes* of other solvers —, states numbered in the same order, the same
+//! floating-point operations in the same order, so the same bits), with
+//! the board read in one pass and each state of a layer held in one
+//! machine word: a byte *lane* per open equation (at most 16), a step's
+//! viability checked for all lanes at once by two subtractions. A packed
+//! component's forward counts are integers below `2^53` (else the position
+//! goes to the general programme), so they are exact and the exact number
+//! of layouts needs no second pass. Anything else — a density, a larger
+//! board, a component with more than 16 open equations at once, more than
+//! 256 groups, a layer of more than 4,096 states, or one whose breadth-first
+//! programme is estimated too large (the general programme orders it
+//! greedily) — is counted by the general programme from the start.
+//!
+//! # Incremental counts
+//!
+//! A player asks for the position after revealing one cell, or after
+//! setting a few to mines and safe cells, many times per move.
+//! [`Probabilities::compute_changed`] counts such a position from the
+//! count of the position before the change (both packed): a changed cell
+//! `x` changes the equations of the numbers in its 3×3 block and no
+//! other, and each of those numbers' variables lies in its own 3×3 block;
+//! so every component holding `x` or such a variable is rebuilt from the
+//! equations of its numbers and of the numbers next to `x`, and every
+//! other component — the same cells, the same equations, so the same
+//! programme — is taken as it is, with its forward layers (components are
+//! shared by reference count). The outer programme and the backward passes
+//! run as for a whole count, so the answer is the whole count's, bit for
+//! bit (tested against the general programme and against enumeration).
+//!
+//! [`Probabilities::layouts_changed`] is the *forward-only* count: only the
+//! number of layouts, for a trial that needs no probability (a 50/50
+//! pattern's share, whether a layout fits). It runs the forward passes of
+//! the rebuilt components and the outer programme up to `Z`, not the
+//! outside weights nor the backward passes. Its count is the whole count's
+//! as long as the whole count would not fall back to double-double (see
+//! "Accuracy"): that is checked from a bound of every group's error bound
+//! that needs no backward pass (each component keeps the most its backward
+//! pass can add to the outside weights' error, and the outer programme
+//! gives the outside weights' error without the weights); when it does not
+//! hold, the position is computed whole.
+//!
 //! The cost is linear in the board (building the system) plus, per
 //! component, `groups × states per layer × mine counts per layer` for each
 //! pass, plus the outer tree, `Σ` over its nodes of the product of its
@@ -114,14 +161,16 @@
 //! # Reuse
 //!
 //! [`Probabilities`] keeps its buffers from one call to the next (a player
-//! asks many times per game); the exact count of layouts, which needs big
-//! integers, is computed only by [`Probabilities::layouts`].
+//! asks many times per game), and its packed components for the counts
+//! after changes; the exact count of layouts, which needs big integers, is
+//! computed only by [`Probabilities::layouts`].
 
 mod component;
 mod exact;
 #[doc(hidden)]
 pub mod number;
 mod outer;
+mod packed;
 
 use crate::board::{Board, Contradiction};
 use crate::budget::{Budget, OverBudget};
@@ -238,6 +287,8 @@ pub struct Probabilities {
     /// Buffers.
     plan_scratch: PlanScratch,
     work: Work,
+    /// The packed programmes' components and buffers.
+    packed: packed::Packed,
 }
 
 /// What one run writes.
@@ -266,7 +317,7 @@ impl Probabilities {
         density: Option<f64>,
         budget: &Budget,
     ) -> Result<(), ProbabilityError> {
-        self.compute_within(board, density, budget, ACCURACY, false)
+        self.compute_within(board, density, budget, Ask::WORDED)
             .map_err(|stop| stop.explained(board))
     }
 
@@ -282,30 +333,159 @@ impl Probabilities {
         density: Option<f64>,
         budget: &Budget,
     ) -> Result<bool, ProbabilityError> {
-        match self.compute_within(board, density, budget, ACCURACY, false) {
+        let ask = Ask {
+            worded: false,
+            ..Ask::WORDED
+        };
+        Self::consistent(self.compute_within(board, density, budget, ask))
+    }
+
+    /// [`Probabilities::compute_if_consistent`] of `board`, a position
+    /// that differs from the one `base` holds the probabilities of only in
+    /// the cells `changed` (a player revealing a cell it considers, or
+    /// setting a few cells to mines and safe cells): the frontier
+    /// components no changed cell touches are taken from `base` as they
+    /// are counted there, and only the others are counted. The answer is
+    /// the one `compute_if_consistent` gives, bit for bit (the components
+    /// are the same programmes either way); when `base` was not counted
+    /// by packed programmes (see the module doc, "Incremental counts"),
+    /// `board` is counted whole.
+    ///
+    /// The caller vouches for `changed`: a cell that differs but is not
+    /// listed makes the answer wrong.
+    pub fn compute_changed(
+        &mut self,
+        board: &Board,
+        base: &Probabilities,
+        changed: &[u32],
+        density: Option<f64>,
+        budget: &Budget,
+    ) -> Result<bool, ProbabilityError> {
+        let from = (base.packed.used && base.per_cell.len() == board.grid().len())
+            .then_some((base, changed));
+        let ask = Ask {
+            worded: false,
+            from,
+            ..Ask::WORDED
+        };
+        Self::consistent(self.compute_within(board, density, budget, ask))
+    }
+
+    /// The number of layouts (`log10`, [`Probabilities::log10_layouts`])
+    /// of `board`, a position that differs from the one `base` holds the
+    /// probabilities of only in the cells `changed`, or `None` when no
+    /// layout fits: a player's trial that needs the count alone (a
+    /// pattern's share of the layouts, whether a layout fits). It is the
+    /// count [`Probabilities::compute_changed`] gives, bit for bit, but no
+    /// probability is computed: only the components the changes touch are
+    /// counted, forward only (the counts, not the probabilities, see the
+    /// module doc). Afterwards this counter holds no probabilities (as
+    /// after a failed computation) until the next computation.
+    pub fn layouts_changed(
+        &mut self,
+        board: &Board,
+        base: &Probabilities,
+        changed: &[u32],
+        density: Option<f64>,
+        budget: &Budget,
+    ) -> Result<Option<f64>, ProbabilityError> {
+        let packed = base.packed.used
+            && base.per_cell.len() == board.grid().len()
+            && board.unknown_count() as f64 <= F64_RANGE_BITS;
+        if let (true, Some(remaining)) = (packed, board.remaining_mines()) {
+            self.mode = None;
+            self.precision = None;
+            self.per_cell.clear();
+            self.closed.clear();
+            self.packed.used = false;
+            if remaining < 0 {
+                return Ok(None);
+            }
+            let from = packed::Dirty {
+                parts: &base.packed.parts,
+                part_of: &base.packed.part_of,
+                changed,
+                closed: &base.closed,
+            };
+            let counted = self.packed.count(
+                board,
+                remaining as u64,
+                Some(from),
+                &mut self.closed,
+                budget,
+                &mut self.work.keys,
+                None,
+            );
+            match counted {
+                Ok(log2) => return Ok(Some(log2 * std::f64::consts::LOG10_2)),
+                Err(packed::Unpacked::NoLayout) => return Ok(None),
+                Err(packed::Unpacked::Failed(f)) => {
+                    return match Stop::from(f) {
+                        Stop::NoLayout => Ok(None),
+                        Stop::Error(e) => Err(e),
+                    }
+                }
+                // Counted by the general programme, with its
+                // probabilities.
+                Err(packed::Unpacked::General) => {}
+            }
+        }
+        Ok(self
+            .compute_changed(board, base, changed, density, budget)?
+            .then(|| self.log10_layouts()))
+    }
+
+    /// What [`Probabilities::compute_if_consistent`] answers for a
+    /// computation's result.
+    fn consistent(result: Result<(), Stop>) -> Result<bool, ProbabilityError> {
+        match result {
             Ok(()) => Ok(true),
             Err(Stop::NoLayout | Stop::Error(ProbabilityError::Contradiction(_))) => Ok(false),
             Err(Stop::Error(e)) => Err(e),
         }
     }
 
-    /// [`Probabilities::compute`] with the accuracy to guarantee, and a
-    /// switch to skip the `f64` path (tests); a board no layout fits is
-    /// left unexplained.
+    /// [`Probabilities::compute`] as `ask` says; a board no layout fits is
+    /// left unexplained (but see [`Ask::worded`]). After a failure no
+    /// cell has a probability.
     fn compute_within(
         &mut self,
         board: &Board,
         density: Option<f64>,
         budget: &Budget,
-        accuracy: f64,
-        wide_only: bool,
+        ask: Ask<'_>,
     ) -> Result<(), Stop> {
+        let result = self.compute_asked(board, density, budget, ask);
+        if result.is_err() {
+            self.per_cell.clear();
+            self.closed.clear();
+        }
+        result
+    }
+
+    /// [`Probabilities::compute_within`], but for what a failure leaves.
+    fn compute_asked(
+        &mut self,
+        board: &Board,
+        density: Option<f64>,
+        budget: &Budget,
+        ask: Ask<'_>,
+    ) -> Result<(), Stop> {
+        let Ask {
+            accuracy,
+            wide_only,
+            packed,
+            worded,
+            from,
+        } = ask;
         let n = board.grid().len();
-        self.per_cell.clear();
-        self.per_cell.resize(n, f64::NAN);
+        self.packed.used = false;
+        // Every cell is written below: NaN, or the cell's probability.
+        if self.per_cell.len() != n {
+            self.per_cell.clear();
+            self.per_cell.resize(n, f64::NAN);
+        }
         self.closed.clear();
-        self.closed
-            .extend((0..n as u32).filter(|&i| board.cell(i).is_unknown()));
         self.mode = None;
         self.precision = None;
         self.error_bound = 0.0;
@@ -320,6 +500,50 @@ impl Probabilities {
                 None => return Err(ProbabilityError::NoMineCount.into()),
             },
         };
+        if let (Mode::Total { remaining }, false, true) = (mode, wide_only, packed) {
+            if board.unknown_count() as f64 <= F64_RANGE_BITS {
+                let mut out = Output {
+                    per_cell: &mut self.per_cell,
+                    error_bound: 0.0,
+                    log2_layouts: 0.0,
+                    log2_weight: 0.0,
+                    known_counts: &mut self.known_counts,
+                };
+                let from = from.map(|(base, changed)| packed::Dirty {
+                    parts: &base.packed.parts,
+                    part_of: &base.packed.part_of,
+                    changed,
+                    closed: &base.closed,
+                });
+                let counted = self.packed.count(
+                    board,
+                    remaining,
+                    from,
+                    &mut self.closed,
+                    budget,
+                    &mut self.work.keys,
+                    Some(&mut out),
+                );
+                match counted {
+                    Ok(_) if out.error_bound <= accuracy => {
+                        self.precision = Some(Precision::F64);
+                        self.error_bound = out.error_bound;
+                        self.log10_layouts = out.log2_layouts * std::f64::consts::LOG10_2;
+                        self.log10_weight = out.log2_weight * std::f64::consts::LOG10_2;
+                        self.mode = Some(mode);
+                        return Ok(());
+                    }
+                    Err(packed::Unpacked::NoLayout) if !worded => return Err(Stop::NoLayout),
+                    Err(packed::Unpacked::Failed(f)) => return Err(f.into()),
+                    // Counted by the general programme, from the start.
+                    _ => self.packed.used = false,
+                }
+            }
+        }
+        self.per_cell.fill(f64::NAN);
+        self.closed.clear();
+        self.closed
+            .extend((0..n as u32).filter(|&i| board.cell(i).is_unknown()));
         self.system
             .rebuild(board)
             .map_err(ProbabilityError::Contradiction)?;
@@ -376,6 +600,14 @@ impl Probabilities {
         Ok(())
     }
 
+    /// Whether the last successful computation ran the packed programmes
+    /// (see the module doc), so that it can serve as the `base` of
+    /// [`Probabilities::compute_changed`] (tests and benches ask).
+    #[doc(hidden)]
+    pub fn counted_packed(&self) -> bool {
+        self.packed.used
+    }
+
     /// The arithmetic the last successful computation used.
     pub fn precision(&self) -> Option<Precision> {
         self.precision
@@ -384,7 +616,7 @@ impl Probabilities {
     /// The mine probability of `cell`, `None` if it is not closed.
     #[inline]
     pub fn probability(&self, cell: u32) -> Option<f64> {
-        let p = self.per_cell[cell as usize];
+        let p = *self.per_cell.get(cell as usize)?;
         (!p.is_nan()).then_some(p)
     }
 
@@ -458,6 +690,15 @@ impl Probabilities {
         let (system, Some(mode)) = (&self.system, self.mode) else {
             panic!("Probabilities::layouts before a successful compute");
         };
+        if self.packed.used {
+            return exact::layouts_of(
+                self.packed.exact_counts(),
+                mode,
+                self.packed.interior,
+                budget,
+            )
+            .map_err(ProbabilityError::OverBudget);
+        }
         exact::layouts(
             system,
             &self.plan_pool[..self.plans],
@@ -469,6 +710,35 @@ impl Probabilities {
         )
         .map_err(ProbabilityError::OverBudget)
     }
+}
+
+/// How [`Probabilities::compute_within`] is asked to compute.
+#[derive(Clone, Copy)]
+struct Ask<'a> {
+    /// The accuracy to guarantee.
+    accuracy: f64,
+    /// Skip the `f64` paths (tests).
+    wide_only: bool,
+    /// Try the packed programmes first (tests turn it off to compare).
+    packed: bool,
+    /// A board no layout fits gets the contradiction the constraint
+    /// system words (a number that cannot be met) where there is one, as
+    /// the general programme finds it.
+    worded: bool,
+    /// A counted position this one differs from in the listed cells
+    /// ([`Probabilities::compute_changed`]).
+    from: Option<(&'a Probabilities, &'a [u32])>,
+}
+
+impl Ask<'_> {
+    /// What [`Probabilities::compute`] asks.
+    const WORDED: Ask<'static> = Ask {
+        accuracy: ACCURACY,
+        wide_only: false,
+        packed: true,
+        worded: true,
+        from: None,
+    };
 }
 
 /// Why [`Probabilities::compute_within`] stopped.

@@ -70,6 +70,22 @@ pub(crate) fn combine<T: Num>(
     budget: &Budget,
     ticks: &mut KeyScratch,
 ) -> Result<Combined<T>, Failure> {
+    combine_as(components, remaining, interior, budget, ticks, true)
+}
+
+/// [`combine`], with the outside weights only when `outside` (else they
+/// are left empty, and only the count, the interior's weights and each
+/// component's outside-weight error bound are computed — the same bound,
+/// from the same sums).
+pub(crate) fn combine_as<T: Num>(
+    components: &[Counts<'_, T>],
+    remaining: u64,
+    interior: u64,
+    budget: &Budget,
+    ticks: &mut KeyScratch,
+    outside: bool,
+) -> Result<Combined<T>, Failure> {
+    let wanted = outside;
     let what = || "combining the frontier components over the total mine count".to_string();
     let mut omega: Vec<Vec<T>> = Vec::with_capacity(components.len());
     let mut omega_err = vec![0.0; components.len()];
@@ -189,6 +205,30 @@ pub(crate) fn combine<T: Num>(
         err: root_node.err + weight_err + T::UNIT * (len + 2.0),
     });
     let log2_layouts = z.log2() + log2_binomial(interior, m_ref) + log2_fixed;
+    if !wanted {
+        // The bounds alone, as the pass below sums them.
+        let mut err = vec![0.0; nodes.len()];
+        err[root] = weight_err;
+        for v in (0..nodes.len()).rev() {
+            if let Some((a, b)) = nodes[v].children {
+                for (child, sibling) in [(a, b), (b, a)] {
+                    let s = &nodes[sibling];
+                    err[child] = err[v] + s.err + T::UNIT * (1 + s.vals.len()) as f64;
+                }
+            }
+        }
+        for (c, &leaf) in leaf_of.iter().enumerate() {
+            if leaf != usize::MAX {
+                omega_err[c] = err[leaf];
+            }
+        }
+        return Ok(Combined {
+            omega: Vec::new(),
+            omega_err,
+            interior: interior_weights,
+            log2_layouts,
+        });
+    }
 
     // Down the tree: each node's outside weight.
     let mut outside: Vec<Option<(Vec<T>, f64)>> = (0..nodes.len()).map(|_| None).collect();

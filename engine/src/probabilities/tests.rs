@@ -50,9 +50,18 @@ fn played(h: usize, w: usize, mines: usize, clicks: usize, seed: u64) -> Board {
 
 fn compute(board: &Board, density: Option<f64>, accuracy: f64, wide: bool) -> Probabilities {
     let mut p = Probabilities::new();
-    p.compute_within(board, density, &Budget::unlimited(), accuracy, wide)
-        .map_err(|stop| stop.explained(board))
-        .unwrap();
+    p.compute_within(
+        board,
+        density,
+        &Budget::unlimited(),
+        Ask {
+            accuracy,
+            wide_only: wide,
+            ..Ask::WORDED
+        },
+    )
+    .map_err(|stop| stop.explained(board))
+    .unwrap();
     p
 }
 
@@ -105,7 +114,15 @@ fn an_f64_bound_above_the_accuracy_asked_falls_back_to_double_double() {
     // Nothing meets an accuracy below the last rounding to f64.
     let mut p = Probabilities::new();
     let err = p
-        .compute_within(&board, None, &Budget::unlimited(), 1e-17, false)
+        .compute_within(
+            &board,
+            None,
+            &Budget::unlimited(),
+            Ask {
+                accuracy: 1e-17,
+                ..Ask::WORDED
+            },
+        )
         .map_err(|stop| stop.explained(&board))
         .unwrap_err();
     assert!(matches!(err, ProbabilityError::Inaccurate(b) if b > 1e-17));
@@ -225,4 +242,185 @@ fn an_extreme_density_is_counted_in_double_double() {
         );
         assert_eq!(got == 0.0, mine == 0.0);
     }
+}
+
+/// Everything a computation answers, bit for bit: each cell's
+/// probability, the closed cells, the logs of the count and weight, the
+/// bound, the precision and the exact count.
+fn answered(p: &mut Probabilities) -> String {
+    let bits: Vec<u64> = p.per_cell().iter().map(|x| x.to_bits()).collect();
+    let layouts = p.layouts(&Budget::unlimited()).map(|n| n.to_string());
+    format!(
+        "{bits:?} {:?} {} {} {} {:?} {layouts:?}",
+        p.closed_cells(),
+        p.log10_layouts().to_bits(),
+        p.log10_weight().to_bits(),
+        p.error_bound().to_bits(),
+        p.precision(),
+    )
+}
+
+/// The answer to `board`, or why there is none, with the packed
+/// programmes tried first (`packed`) or not.
+fn answer_of(p: &mut Probabilities, board: &Board, packed: bool) -> String {
+    let ask = Ask {
+        packed,
+        ..Ask::WORDED
+    };
+    match p.compute_within(board, None, &Budget::unlimited(), ask) {
+        Ok(()) => answered(p),
+        Err(stop) => format!("error: {}", stop.explained(board)),
+    }
+}
+
+/// Positions of every size class the packed programmes meet: expert,
+/// intermediate and beginner boards after a few clicks, with some of
+/// their mines flagged (as the player flags proven mines).
+pub(in crate::probabilities) fn positions(count: u64) -> impl Iterator<Item = Board> {
+    (0..count).map(|seed| {
+        let (h, w, mines) =
+            [(16, 30, 99), (16, 16, 40), (9, 9, 10), (16, 30, 130)][seed as usize % 4];
+        let mut board = played(h, w, mines, 1 + (seed as usize * 7) % 23, seed + 1);
+        if seed % 3 != 0 {
+            // Flag the proven mines, as the player does.
+            let mut forced = Vec::new();
+            if crate::methods::hypotheses::find(&board, None, &mut forced).is_ok() {
+                for f in forced {
+                    if f.value == crate::board::Value::Mine {
+                        board.set(f.cell, Cell::Mine);
+                    }
+                }
+            }
+        }
+        board
+    })
+}
+
+#[test]
+fn a_packed_count_gives_the_bits_of_the_general_programme() {
+    let (mut packed_used, mut total) = (0, 0);
+    let mut reused = Probabilities::new();
+    for board in positions(400) {
+        let general = answer_of(&mut Probabilities::new(), &board, false);
+        let packed = answer_of(&mut reused, &board, true);
+        assert_eq!(packed, general, "{board:?}");
+        total += 1;
+        packed_used += reused.packed.used as usize;
+    }
+    assert!(
+        packed_used * 10 >= total * 9,
+        "only {packed_used} of {total} packed"
+    );
+}
+
+/// Each cell a player would change: the closed cells, in turn.
+fn closed_of(board: &Board) -> Vec<u32> {
+    (0..board.grid().len() as u32)
+        .filter(|&c| board.cell(c).is_unknown())
+        .collect()
+}
+
+/// The answer of a count after changes, or why there is none (`false`:
+/// no layout fits).
+fn changed_answer(
+    p: &mut Probabilities,
+    board: &Board,
+    base: &Probabilities,
+    changed: &[u32],
+) -> String {
+    match p.compute_changed(board, base, changed, None, &Budget::unlimited()) {
+        Ok(true) => answered(p),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The same for a whole count.
+fn whole_answer(p: &mut Probabilities, board: &Board) -> String {
+    match p.compute_if_consistent(board, None, &Budget::unlimited()) {
+        Ok(true) => answered(p),
+        other => format!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_count_after_changes_gives_the_bits_of_a_whole_count() {
+    let mut rng = crate::test_rng::TestRng::new(99);
+    let (mut base, mut after, mut whole) = (
+        Probabilities::new(),
+        Probabilities::new(),
+        Probabilities::new(),
+    );
+    let mut counter = Probabilities::new();
+    let (mut kept, mut compared) = (0usize, 0usize);
+    for board in positions(240) {
+        if !base
+            .compute_if_consistent(&board, None, &Budget::unlimited())
+            .unwrap()
+        {
+            continue;
+        }
+        let closed = closed_of(&board);
+        for _ in 0..6 {
+            let mut next = board.clone();
+            // Reveal one closed cell as each number it could show, or set
+            // a few to mines and safe cells, as the player's trials do.
+            let c = closed[rng.below(closed.len())];
+            let mut changed = vec![c];
+            let trial = rng.below(3);
+            if trial == 0 {
+                let v = rng.below(board.unknown_around(c) as usize + 1) as u8;
+                next.set(c, Cell::Revealed(v + known_mines_around(&board, c)));
+            } else {
+                next.set(c, if trial == 1 { Cell::Mine } else { Cell::Safe });
+                for _ in 0..rng.below(4) {
+                    let d = closed[rng.below(closed.len())];
+                    if !changed.contains(&d) {
+                        changed.push(d);
+                        next.set(
+                            d,
+                            if rng.below(2) == 0 {
+                                Cell::Mine
+                            } else {
+                                Cell::Safe
+                            },
+                        );
+                    }
+                }
+            }
+            let incremental = changed_answer(&mut after, &next, &base, &changed);
+            let full = whole_answer(&mut whole, &next);
+            assert_eq!(incremental, full, "{changed:?} changed from {board:?}");
+            // The count alone, forward only, is the whole count's.
+            let count = counter
+                .layouts_changed(&next, &base, &changed, None, &Budget::unlimited())
+                .unwrap();
+            let expected = (full != "Ok(false)").then(|| whole.log10_layouts());
+            assert_eq!(
+                count.map(f64::to_bits),
+                expected.map(f64::to_bits),
+                "{changed:?} changed from {board:?}"
+            );
+            compared += 1;
+            kept += after.packed.used as usize;
+            // Again from the position just counted, with its change undone.
+            if after.packed.used {
+                let back = changed_answer(&mut whole, &board, &after, &changed);
+                assert_eq!(back, answered(&mut base), "{changed:?} undone on {board:?}");
+            }
+        }
+    }
+    assert!(
+        kept * 2 >= compared,
+        "only {kept} of {compared} counted packed"
+    );
+}
+
+/// The mines known around `c`.
+fn known_mines_around(board: &Board, c: u32) -> u8 {
+    board
+        .grid()
+        .neighbours(c)
+        .iter()
+        .filter(|&&n| board.cell(n) == Cell::Mine)
+        .count() as u8
 }

@@ -1,0 +1,1487 @@
+//! Packed programmes: the counting programme of `component.rs` for the
+//! frontier components of real play, each state held in one machine word,
+//! the board read once, and the components kept for the next count.
+//!
+//! # The same programme
+//!
+//! A component's cells are grouped (*boxes*: cells that lie in exactly the
+//! same equations) and its groups decided one by one along the
+//! breadth-first order of `component.rs`; the states, their numbering
+//! (the order they are first reached), the layers' mine-count ranges and
+//! every floating-point operation of the forward and backward passes are
+//! those of `component.rs`, in the same order. So a packed count gives the
+//! very bits the general programme gives (tested), and everything said of
+//! accuracy in the parent's module doc holds unchanged.
+//!
+//! # One word per state
+//!
+//! A state is the vector of partial sums of the equations open after a
+//! step. Each equation gets a byte *lane* of a `u128` when it opens and
+//! frees it when it closes, so a component whose steps never hold more
+//! than sixteen open equations has every state in one word (a `u64` when
+//! eight are enough). Deciding a group
+//! with `j` mines adds `j` to the lanes of its equations; the step is
+//! viable iff every lane lies in `[target − left, target]` (its target
+//! minus the cells it has left undecided, and its target), which two
+//! subtractions check for all lanes at once: a lane's value is below
+//! `2^7`, so with its top bit set beforehand, `(x | H) − lo` keeps that
+//! bit iff `x ≥ lo` and `(hi | H) − x` iff `x ≤ hi`, and no borrow crosses
+//! into the next lane. The closing equations' lanes are then cleared
+//! (their value is their target), and the new state is looked up among the
+//! layer's words.
+//!
+//! # Exact counts only
+//!
+//! A packed component counts its layouts exactly: every forward value is
+//! an integer below `2^53` (else the position is counted by the general
+//! programme), so its forward error is 0 and the exact layout count needs
+//! no second pass.
+//!
+//! # Which positions
+//!
+//! A position is counted packed when its total is known, it has at most
+//! 1000 closed cells (so everything is `f64`, see the parent's module doc),
+//! and every component is packed: at most sixteen open equations at a
+//! time, at most [`MAX_GROUPS`] groups, at most 4,096 states in a layer,
+//! an estimated programme of at most [`MAX_STATES`] states, and the
+//! breadth-first order kept by
+//! `component.rs` (at most `SMALL_COMPONENT` cells, or a programme it
+//! judges good enough). Any other position is counted by the general
+//! programme, from the start.
+//!
+//! # Kept for the next count
+//!
+//! Each component (a [`Part`]: its cells, groups, steps and forward
+//! layers) is shared by reference count. A count of a position that
+//! differs from one already counted in a few cells ([`Dirty`]) takes the
+//! components that no changed cell touches from that count as they are,
+//! and builds and counts only the others (see the parent's
+//! `compute_changed`): the result is the one a full count gives, bit for
+//! bit, since every component is the same programme either way.
+//!
+//! # The count alone
+//!
+//! Without the probabilities (the parent's `layouts_changed`), only the
+//! forward passes and the outer programme up to the count run. The count
+//! is the one a whole count gives as long as the whole count keeps its
+//! packed answer, i.e. its error bound is within [`ACCURACY`]; that is
+//! decided without the backward passes. The backward pass gives group
+//! `i`'s weights `Σ |δ| = ω_err + Σ_{k > i} U64 (g_k + 2) + U64 (w_i + 3 +
+//! t_i)` (`ω_err` the outside weights' bound, `g_k` a group's size, `w_i`
+//! its layer's width, `t_i` its nonzero terms, at most its transitions);
+//! each [`Part`] keeps `back_err`, the sum over every layer plus the
+//! largest layer's own term, which is at least that for every group
+//! (all these are small multiples of `U64`, summed exactly). The outer
+//! programme gives `ω_err` from the same sums with or without the weights,
+//! and the bound is increasing in `Σ |δ|`, so [`bound_of`] of `ω_err +
+//! back_err` bounds every group's; when it (or the interior's) is above
+//! [`ACCURACY`], the count is left to the whole computation.
+
+use super::component::{Failure, KeyScratch, BINOMIAL};
+use super::number::{Num, U64};
+use super::outer::{combine, combine_as, Counts};
+use super::{probability, Output, ACCURACY};
+use crate::board::{Board, Cell};
+use crate::budget::{Budget, OverBudget};
+use crate::constraints::{check_number, Few};
+use crate::elimination::{partial_sum_range, SMALL_COMPONENT};
+use std::sync::Arc;
+
+const NONE: u32 = u32::MAX;
+
+/// Open equations a packed programme holds at once: one byte lane each
+/// of a `u128` (of a `u64` when eight are enough).
+const LANES: u32 = 16;
+
+/// The value 1 in each lane.
+const LANE: [u128; LANES as usize] = {
+    let mut t = [0u128; LANES as usize];
+    let mut k = 0;
+    while k < LANES as usize {
+        t[k] = 1 << (8 * k);
+        k += 1;
+    }
+    t
+};
+
+/// Spare components a counter keeps for their buffers.
+const SPARE_PARTS: usize = 64;
+
+/// Most groups of a packed component (the general programme keeps only
+/// some layers' values beyond this; a packed one keeps them all).
+pub(crate) const MAX_GROUPS: usize = 256;
+
+/// Most states a packed component of more than `SMALL_COMPONENT` cells
+/// may be estimated to hold in all (the sum over its layers of the bound
+/// `component.rs` computes).
+pub(crate) const MAX_STATES: u64 = 16384;
+
+/// Most states a layer of a packed programme may hold (the general
+/// programme, which checks the memory budget layer by layer, counts
+/// beyond).
+const MAX_LAYER_STATES: usize = 4096;
+
+/// The same threshold as `component.rs`'s: beyond `SMALL_COMPONENT` cells,
+/// a breadth-first programme estimated above this many states per cell is
+/// rebuilt along a greedy order there (so it is not packed here).
+const BREADTH_FIRST_IS_GOOD_ENOUGH: u64 = 256;
+
+/// Why a position is not counted packed.
+pub(crate) enum Unpacked {
+    /// The general programme must count it (too wide, too long, inexact).
+    General,
+    /// No layout fits.
+    NoLayout,
+    /// The budget ran out.
+    Failed(Failure),
+}
+
+impl From<OverBudget> for Unpacked {
+    fn from(e: OverBudget) -> Unpacked {
+        Unpacked::Failed(Failure::OverBudget(e))
+    }
+}
+
+impl From<Failure> for Unpacked {
+    fn from(f: Failure) -> Unpacked {
+        match f {
+            Failure::NoLayout => Unpacked::NoLayout,
+            f => Unpacked::Failed(f),
+        }
+    }
+}
+
+/// One group step of a packed programme: the group's size, the lanes its
+/// equations add to, each lane's viable range after the step, and the
+/// lanes still open after it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Step {
+    add: u128,
+    lo: u128,
+    hi: u128,
+    keep: u128,
+    size: u8,
+}
+
+/// One frontier component, packed: its groups and steps, its forward
+/// layers (all kept, for the backward pass), and when its mine count is
+/// fixed, its groups' probabilities (they do not depend on the rest).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Part {
+    /// Board cells, group after group; the first is the component's
+    /// lowest cell.
+    cells: Vec<u32>,
+    group_start: Vec<u32>,
+    steps: Vec<Step>,
+    /// Layer `i` holds states `state_start[i]..state_start[i + 1]`, prefix
+    /// mine counts `lo[i]..lo[i] + width[i]`, values from `value_start[i]`
+    /// (state by state).
+    state_start: Vec<u32>,
+    lo: Vec<u32>,
+    width: Vec<u32>,
+    value_start: Vec<u32>,
+    values: Vec<f64>,
+    /// Layer `i`'s successors start at `succ_start[i]`: per state, the
+    /// successor for `0..=size` mines, or `NONE`.
+    succ_start: Vec<u32>,
+    succ: Vec<u32>,
+    /// Per state (numbered as `state_start` does), the first and last
+    /// prefix mine count its nonzero counts span.
+    spans: Vec<(u32, u32)>,
+    /// With a fixed mine count: each group's probability and error bound.
+    fixed: Vec<(f64, f64)>,
+    /// Whether its states fit in a `u64` (at most eight open equations).
+    narrow: bool,
+    /// The component's lowest cell.
+    first_cell: u32,
+    /// The cells of the numbers whose equations it holds.
+    numbers: Vec<u32>,
+    /// What the backward pass adds to the outside weights' `Σ |δ|` of any
+    /// group's weights, at most ([`backward`]: `U64 · (g + 2)` per layer
+    /// above it, and `U64 · (width + 3 + terms)` for its own layer, where
+    /// a layer has at most one term per transition).
+    back_err: f64,
+}
+
+impl Part {
+    fn groups(&self) -> usize {
+        self.steps.len()
+    }
+
+    fn group(&self, i: usize) -> &[u32] {
+        &self.cells[self.group_start[i] as usize..self.group_start[i + 1] as usize]
+    }
+
+    fn layers(&self) -> usize {
+        self.lo.len()
+    }
+
+    fn states(&self, i: usize) -> usize {
+        (self.state_start[i + 1] - self.state_start[i]) as usize
+    }
+
+    fn layer_values(&self, i: usize) -> &[f64] {
+        let start = self.value_start[i] as usize;
+        &self.values[start..start + self.states(i) * self.width[i] as usize]
+    }
+
+    /// The component's layout counts by mine count: `(lo, N(lo..))`, every
+    /// one an integer below `2^53`.
+    pub(crate) fn counts(&self) -> (u32, &[f64]) {
+        let last = self.layers() - 1;
+        (self.lo[last], self.layer_values(last))
+    }
+
+    /// Bytes held.
+    fn bytes(&self) -> usize {
+        self.values.len() * 8 + self.succ.len() * 4
+    }
+
+    /// Whether its mine count is fixed (one count).
+    fn is_fixed(&self) -> bool {
+        !self.fixed.is_empty()
+    }
+}
+
+/// An equation of the position being packed: its target, its variables
+/// (in the order of [`crate::grid::DIRECTIONS`] around its number), and
+/// while its component's steps are laid, its variables left undecided and
+/// its lane.
+#[derive(Clone, Copy)]
+struct Equation {
+    target: u8,
+    left: u8,
+    lane: u8,
+    /// Reached by its component's search.
+    reached: bool,
+    vars: Few,
+}
+
+/// An equation without a lane yet.
+const NO_LANE: u8 = u8::MAX;
+
+/// A variable of the position being packed (a closed frontier cell): its
+/// cell, its equations (in the order they were built) and a hash of them
+/// (equal for equal lists), and while its component is built, whether the
+/// search has reached it and its group.
+#[derive(Clone, Copy)]
+struct Var {
+    cell: u32,
+    group: u32,
+    seen: bool,
+    sig: u64,
+    eqs: Few,
+}
+
+/// The packed state of a [`super::Probabilities`]: the last position's
+/// components, spare ones whose buffers are reused, and the buffers of
+/// building and counting.
+#[derive(Default)]
+pub(crate) struct Packed {
+    /// The components of the last position counted packed, by lowest
+    /// cell (valid when `used`).
+    pub parts: Vec<Arc<Part>>,
+    /// Whether the last successful computation was packed.
+    pub used: bool,
+    /// The interior cells' count and the mines left, of that computation.
+    pub interior: u64,
+    pub remaining: u64,
+    /// Per cell of the last board counted packed, its component (index
+    /// into `parts`) or `NONE`; valid when `used`.
+    pub part_of: Vec<u32>,
+    spare: Vec<Arc<Part>>,
+    scratch: Scratch,
+}
+
+/// Buffers of building and counting, reused from call to call.
+#[derive(Default)]
+struct Scratch {
+    /// Per cell: its variable, or `NONE` (reset after every build).
+    var_of: Vec<u32>,
+    vars: Vec<Var>,
+    equations: Vec<Equation>,
+    /// The numbers to build from (after changes).
+    numbers: Vec<u32>,
+    /// The variables' cells, in cell order.
+    by_cell: Vec<u32>,
+    queue: Vec<u32>,
+    group_len: Vec<u32>,
+    /// The keys of the layer built from and of the next, in one word or
+    /// two.
+    keys: (Vec<u64>, Vec<u64>),
+    wide_keys: (Vec<u128>, Vec<u128>),
+    table: Vec<u32>,
+    here: Vec<f64>,
+    later: Vec<f64>,
+    /// After changes: the counted position's components they touch.
+    touched: Vec<u32>,
+    /// Per equation built, its number's cell.
+    eq_number: Vec<u32>,
+}
+
+/// Cells that changed between a counted position and the next one, and
+/// what a count of the next one can take from the counted one.
+pub(crate) struct Dirty<'a> {
+    /// The counted position's components (`Packed::parts`) and, per cell,
+    /// the component it lies in.
+    pub parts: &'a [Arc<Part>],
+    pub part_of: &'a [u32],
+    /// The changed cells.
+    pub changed: &'a [u32],
+    /// The counted position's closed cells.
+    pub closed: &'a [u32],
+}
+
+impl Packed {
+    /// Counts `board` (total known, `remaining` mines for its closed
+    /// cells, at most 1000 closed cells) packed: its closed cells into
+    /// `closed`, the rest into `out` (every cell written);
+    /// `from` names a counted position it differs from in a few cells,
+    /// whose untouched components are taken as they are. Without `out`,
+    /// only the number of layouts is counted (its `log2` is returned
+    /// either way), `closed` is left alone, and the count cannot serve as
+    /// `from` of another.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn count(
+        &mut self,
+        board: &Board,
+        remaining: u64,
+        from: Option<Dirty<'_>>,
+        closed: &mut Vec<u32>,
+        budget: &Budget,
+        ticks: &mut KeyScratch,
+        out: Option<&mut Output<'_>>,
+    ) -> Result<f64, Unpacked> {
+        let listed = out.is_some();
+        self.used = false;
+        let n = board.grid().len();
+        if self.part_of.len() == n {
+            for part in &self.parts {
+                for &c in &part.cells {
+                    self.part_of[c as usize] = NONE;
+                }
+            }
+        } else {
+            self.part_of.clear();
+            self.part_of.resize(n, NONE);
+        }
+        let mut parts = std::mem::take(&mut self.parts);
+        self.recycle(&mut parts);
+        let result = self.build(
+            board,
+            from,
+            listed.then_some(&mut *closed),
+            &mut parts,
+            budget,
+            ticks,
+        );
+        let result = result.and_then(|interior| {
+            let counts: Vec<Counts<'_, f64>> = parts
+                .iter()
+                .map(|p| {
+                    let (lo, counts) = p.counts();
+                    Counts {
+                        lo,
+                        counts,
+                        err: 0.0,
+                    }
+                })
+                .collect();
+            let Some(out) = out else {
+                // The count alone; but a count whose probabilities would
+                // not be accurate enough in f64 is counted by the general
+                // programme (so that the count is the one it gives): the
+                // bound of every group is at most its part's bound under
+                // the outside weights' error.
+                let combined = combine_as(&counts, remaining, interior, budget, ticks, false)?;
+                let mut bound = combined.interior.as_ref().map_or(0.0, |w| probability(w).1);
+                for (part, &omega_err) in parts.iter().zip(&combined.omega_err) {
+                    let b = if part.is_fixed() {
+                        part.fixed.iter().map(|x| x.1).fold(0.0, f64::max)
+                    } else {
+                        bound_of(omega_err + part.back_err)
+                    };
+                    bound = bound.max(b);
+                }
+                if bound + U64 > ACCURACY {
+                    return Err(Unpacked::General);
+                }
+                return Ok((interior, combined.log2_layouts));
+            };
+            let combined = combine(&counts, remaining, interior, budget, ticks)?;
+            let mut bound = 0.0f64;
+            // Every cell: NaN, or for a closed one the interior's
+            // probability (the frontier's are overwritten below).
+            let mut p = f64::NAN;
+            if let Some(w) = combined.interior {
+                let (q, b) = probability(&w);
+                (p, bound) = (q, b);
+            }
+            for (x, cell) in out.per_cell.iter_mut().zip(board.cells()) {
+                *x = if cell.is_unknown() { p } else { f64::NAN };
+            }
+            let s = &mut self.scratch;
+            for (c, part) in parts.iter().enumerate() {
+                let b = if part.is_fixed() {
+                    set_groups(part, &part.fixed, out.per_cell)
+                } else {
+                    let groups = backward(
+                        part,
+                        &combined.omega[c],
+                        combined.omega_err[c],
+                        &mut s.here,
+                        &mut s.later,
+                    );
+                    ticks.tick(part.succ.len() as u64, budget, || describe(part, board))?;
+                    set_groups(part, &groups, out.per_cell)
+                };
+                bound = bound.max(b);
+            }
+            out.log2_layouts = combined.log2_layouts;
+            out.log2_weight = combined.log2_layouts;
+            out.error_bound = bound + U64;
+            Ok((interior, combined.log2_layouts))
+        });
+        match result {
+            Ok((interior, log2_layouts)) => {
+                for (k, part) in parts.iter().enumerate() {
+                    for &c in &part.cells {
+                        self.part_of[c as usize] = k as u32;
+                    }
+                }
+                self.parts = parts;
+                self.used = listed;
+                self.interior = interior;
+                self.remaining = remaining;
+                Ok(log2_layouts)
+            }
+            Err(e) => {
+                self.recycle(&mut parts);
+                Err(e)
+            }
+        }
+    }
+
+    /// Puts `parts` among the spares whose buffers the next builds reuse:
+    /// those no other counter shares, up to [`SPARE_PARTS`].
+    fn recycle(&mut self, parts: &mut Vec<Arc<Part>>) {
+        for part in parts.drain(..) {
+            if self.spare.len() < SPARE_PARTS && Arc::strong_count(&part) == 1 {
+                self.spare.push(part);
+            }
+        }
+    }
+
+    /// Lists the closed cells of `board` into `closed`, and builds and
+    /// counts forward its components into `parts` (by lowest cell),
+    /// taking the untouched ones of `from`; returns the number of interior
+    /// cells.
+    fn build(
+        &mut self,
+        board: &Board,
+        from: Option<Dirty<'_>>,
+        mut closed: Option<&mut Vec<u32>>,
+        parts: &mut Vec<Arc<Part>>,
+        budget: &Budget,
+        ticks: &mut KeyScratch,
+    ) -> Result<u64, Unpacked> {
+        let grid = board.grid();
+        let n = grid.len();
+        let s = &mut self.scratch;
+        if s.var_of.len() != n {
+            s.var_of.clear();
+            s.var_of.resize(n, NONE);
+        }
+        s.equations.clear();
+        s.eq_number.clear();
+        s.vars.clear();
+        s.by_cell.clear();
+        // Taken whole from the counted position: its components untouched
+        // by the changes.
+        let mut kept: Vec<Arc<Part>> = Vec::new();
+        let built = match &from {
+            None => {
+                // One pass: the closed cells, and every number's equation.
+                let cells = board.cells();
+                let mut result = Ok(());
+                let mut list = closed.as_deref_mut();
+                if let Some(list) = list.as_deref_mut() {
+                    list.clear();
+                }
+                for (i, cell) in cells.iter().enumerate() {
+                    match cell {
+                        Cell::Unknown => {
+                            if let Some(list) = list.as_deref_mut() {
+                                list.push(i as u32);
+                            }
+                        }
+                        Cell::Revealed(_) => {
+                            // A number without a closed neighbour must be
+                            // met already.
+                            result = if board.unknown_around(i as u32) == 0 {
+                                match board.effective(i as u32) {
+                                    Some((0, _)) => Ok(()),
+                                    _ => Err(Unpacked::NoLayout),
+                                }
+                            } else {
+                                equation(s, board, i as u32)
+                            };
+                            if result.is_err() {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                result
+            }
+            Some(dirty) => {
+                if let Some(closed) = closed {
+                    closed_after(board, dirty, closed);
+                }
+                let mut numbers = std::mem::take(&mut s.numbers);
+                numbers.clear();
+                touched_by(board, dirty, s, &mut numbers, &mut kept);
+                numbers.sort_unstable();
+                numbers.dedup();
+                let mut result = Ok(());
+                for &m in &numbers {
+                    result = equation(s, board, m);
+                    if result.is_err() {
+                        break;
+                    }
+                }
+                s.numbers = numbers;
+                result
+            }
+        };
+        let reset = |s: &mut Scratch| {
+            for v in &s.vars {
+                s.var_of[v.cell as usize] = NONE;
+            }
+        };
+        if let Err(e) = built {
+            reset(s);
+            return Err(e);
+        }
+        // Components along the breadth-first order from their lowest
+        // cell, as `component.rs` builds them.
+        s.by_cell.sort_unstable();
+        let mut fresh: Vec<Arc<Part>> = Vec::new();
+        let mut result = Ok(());
+        for k in 0..s.by_cell.len() {
+            let v = s.var_of[s.by_cell[k] as usize];
+            if s.vars[v as usize].seen {
+                continue;
+            }
+            let mut part = self.spare.pop().unwrap_or_default();
+            let part_mut = match Arc::get_mut(&mut part) {
+                Some(p) => p,
+                None => {
+                    part = Arc::default();
+                    Arc::get_mut(&mut part).expect("a new part is not shared")
+                }
+            };
+            let step = component(s, v, part_mut).and_then(|()| {
+                forward(s, part_mut)?;
+                budget.check_bytes(part_mut.bytes(), || describe(part_mut, board))?;
+                ticks.tick(part_mut.succ.len() as u64, budget, || {
+                    describe(part_mut, board)
+                })?;
+                part_mut.fixed.clear();
+                if part_mut.counts().1.len() == 1 {
+                    // A fixed count: its outside weight is 1 whatever the
+                    // rest holds.
+                    let groups = backward(part_mut, &[1.0], 0.0, &mut s.here, &mut s.later);
+                    part_mut.fixed.extend(groups.iter().map(probability));
+                }
+                Ok(())
+            });
+            fresh.push(part);
+            if let Err(e) = step {
+                result = Err(e);
+                break;
+            }
+        }
+        reset(s);
+        if let Err(e) = result {
+            self.recycle(&mut fresh);
+            return Err(e);
+        }
+        // Every component, by lowest cell.
+        parts.clear();
+        if kept.is_empty() {
+            parts.append(&mut fresh);
+        } else {
+            kept.append(&mut fresh);
+            kept.sort_by_key(|p| p.first_cell);
+            parts.append(&mut kept);
+        }
+        let frontier: usize = parts.iter().map(|p| p.cells.len()).sum();
+        Ok((board.unknown_count() as usize - frontier) as u64)
+    }
+
+    /// The exact counts of the last position counted packed, per
+    /// component: `(lo, N(lo..))`.
+    pub(crate) fn exact_counts(&self) -> Vec<(u64, Vec<u64>)> {
+        self.parts
+            .iter()
+            .map(|p| {
+                let (lo, n) = p.counts();
+                (lo as u64, n.iter().map(|&x| x as u64).collect())
+            })
+            .collect()
+    }
+}
+
+/// The equation of the number at `i`, checked ([`check_number`]), its
+/// variables numbered as they are first met; none if it has no closed
+/// neighbour (then it is met) or `i` is no number (a changed cell that was
+/// one).
+#[inline]
+fn equation(s: &mut Scratch, board: &Board, i: u32) -> Result<(), Unpacked> {
+    let Some((need, closed)) = board.effective(i) else {
+        return Ok(());
+    };
+    check_number(i, need, closed).map_err(|_| Unpacked::NoLayout)?;
+    if closed == 0 {
+        return Ok(());
+    }
+    let e = s.equations.len() as u32;
+    let mut vars = Few::EMPTY;
+    let around = board.grid().neighbours_by_direction(i);
+    let mut dirs = board.closed_mask(i);
+    while dirs != 0 {
+        let c = around.cells[dirs.trailing_zeros() as usize];
+        dirs &= dirs - 1;
+        let mut v = s.var_of[c as usize];
+        if v == NONE {
+            v = s.vars.len() as u32;
+            s.var_of[c as usize] = v;
+            s.vars.push(Var {
+                cell: c,
+                group: NONE,
+                seen: false,
+                sig: 0,
+                eqs: Few::EMPTY,
+            });
+            s.by_cell.push(c);
+        }
+        let var = &mut s.vars[v as usize];
+        var.eqs.push(e);
+        var.sig = (var.sig ^ (e as u64 + 1)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        vars.push(v);
+    }
+    s.equations.push(Equation {
+        target: need as u8,
+        left: vars.len() as u8,
+        lane: NO_LANE,
+        reached: false,
+        vars,
+    });
+    s.eq_number.push(i);
+    Ok(())
+}
+
+/// The closed cells of `board`, which differs from the counted position
+/// of `dirty` in its changed cells only: that position's, with the
+/// changed cells put in or taken out.
+fn closed_after(board: &Board, dirty: &Dirty<'_>, closed: &mut Vec<u32>) {
+    closed.clear();
+    closed.extend_from_slice(dirty.closed);
+    for &x in dirty.changed {
+        match (closed.binary_search(&x), board.cell(x).is_unknown()) {
+            (Ok(at), false) => {
+                closed.remove(at);
+            }
+            (Err(at), true) => closed.insert(at, x),
+            _ => {}
+        }
+    }
+}
+
+/// What a count after changes rebuilds: into `numbers`, every number
+/// whose equation lies in a component of the counted position that the
+/// changes touch, and every number in the 3×3 block of a changed cell; the
+/// components they leave untouched go to `kept`.
+///
+/// A changed cell `x` changes the equation of every number in its 3×3
+/// block (in either position) and no other, and such a number's
+/// variables lie in its own 3×3 block. So a component is touched iff it
+/// holds `x` or a cell in the 3×3 block of such a number; every other
+/// component keeps its cells and its equations, so its programme is the
+/// same. The equations of the numbers listed hold exactly the variables
+/// of the new position that the kept components do not: a variable of
+/// an unchanged equation lies in the same component as before (touched,
+/// or it would be kept), and one of a changed equation is a new variable
+/// or one of a touched component.
+fn touched_by(
+    board: &Board,
+    dirty: &Dirty<'_>,
+    s: &mut Scratch,
+    numbers: &mut Vec<u32>,
+    kept: &mut Vec<Arc<Part>>,
+) {
+    let grid = board.grid();
+    let touched = &mut s.touched;
+    touched.clear();
+    let mut touch = |c: u32| {
+        let p = dirty.part_of[c as usize];
+        if p != NONE {
+            touched.push(p);
+        }
+    };
+    for &x in dirty.changed {
+        touch(x);
+        let block = grid.neighbours_by_direction(x);
+        let mut at = block.inside as u32 | 1 << 8;
+        while at != 0 {
+            let d = at.trailing_zeros();
+            at &= at - 1;
+            let y = if d == 8 { x } else { block.cells[d as usize] };
+            // A number in either position: revealed now, or changed (a
+            // cell that did not change has one state in both).
+            let revealed = matches!(board.cell(y), Cell::Revealed(_));
+            if revealed || dirty.changed.contains(&y) {
+                if revealed {
+                    numbers.push(y);
+                }
+                let around = grid.neighbours_by_direction(y);
+                let mut dirs = around.inside;
+                while dirs != 0 {
+                    touch(around.cells[dirs.trailing_zeros() as usize]);
+                    dirs &= dirs - 1;
+                }
+            }
+        }
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    let mut t = 0;
+    for (k, part) in dirty.parts.iter().enumerate() {
+        if t < touched.len() && touched[t] == k as u32 {
+            t += 1;
+            numbers.extend_from_slice(&part.numbers);
+        } else {
+            kept.push(Arc::clone(part));
+        }
+    }
+}
+
+/// The component of variable `from` into `part`: its variables along the
+/// breadth-first order of `component.rs` from `from`, grouped as
+/// `component.rs` groups them (a variable joins the first variable of its
+/// first equation, in that equation's order, that is already grouped and
+/// lies in the same equations; else it starts a group), then its steps;
+/// or [`Unpacked::General`] if it is not packed.
+///
+/// A variable is grouped when the search reaches it: the variables
+/// already grouped then are those before it in the order, as in
+/// `component.rs`, which groups them in order.
+#[inline(never)]
+fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked> {
+    let Scratch {
+        vars,
+        equations,
+        eq_number,
+        queue,
+        group_len,
+        ..
+    } = s;
+    queue.clear();
+    group_len.clear();
+    part.numbers.clear();
+    let join = |y: u32, vars: &mut [Var], equations: &[Equation], group_len: &mut Vec<u32>| {
+        let v = &vars[y as usize];
+        let mut group = NONE;
+        for &u in equations[v.eqs.as_slice()[0] as usize].vars.as_slice() {
+            let w = &vars[u as usize];
+            if w.group != NONE && w.sig == v.sig && w.eqs == v.eqs {
+                group = w.group;
+                break;
+            }
+        }
+        if group == NONE {
+            group = group_len.len() as u32;
+            group_len.push(0);
+        }
+        group_len[group as usize] += 1;
+        let v = &mut vars[y as usize];
+        v.group = group;
+        v.seen = true;
+    };
+    join(from, vars, equations, group_len);
+    queue.push(from);
+    let mut head = 0;
+    while head < queue.len() {
+        let x = queue[head];
+        head += 1;
+        let eqs = vars[x as usize].eqs;
+        for &e in eqs.as_slice() {
+            let eq = &mut equations[e as usize];
+            if !eq.reached {
+                eq.reached = true;
+                part.numbers.push(eq_number[e as usize]);
+            }
+            let evars = eq.vars;
+            for &y in evars.as_slice() {
+                if !vars[y as usize].seen {
+                    join(y, vars, equations, group_len);
+                    queue.push(y);
+                }
+            }
+        }
+    }
+    let n = queue.len();
+    let groups = group_len.len();
+    if groups > MAX_GROUPS {
+        return Err(Unpacked::General);
+    }
+
+    // The cells group after group, each group's in order.
+    part.group_start.clear();
+    part.group_start.push(0);
+    let mut at = 0u32;
+    for len in group_len.iter_mut() {
+        at += *len;
+        part.group_start.push(at);
+        *len = at - *len; // the next free slot of the group
+    }
+    part.cells.clear();
+    part.cells.resize(n, 0);
+    for &v in queue.iter() {
+        let var = &vars[v as usize];
+        let slot = &mut group_len[var.group as usize];
+        part.cells[*slot as usize] = v;
+        *slot += 1;
+    }
+    // The steps. Each equation holds a lane from its group's first step
+    // to its last; a step changes only its group's equations' lanes, so
+    // the masks run from step to step. The programme's estimated states
+    // (`component.rs`'s bound: per layer, the product over the open
+    // equations of the values their partial sums can take) are integers
+    // below 2^53 (at most 16 factors of at most 9), kept exactly.
+    part.steps.clear();
+    part.steps.reserve(groups);
+    let mut free: u32 = (1 << LANES) - 1;
+    let mut lanes = 0;
+    // Each lane's bounds, whether it stays open, and the values its
+    // partial sum can take, a byte each.
+    let (mut lo, mut hi, mut keep) = ([0u8; 16], [0u8; 16], [0u8; 16]);
+    let mut factor = [1u8; LANES as usize];
+    let mut states = 0u64;
+    // The bound decides on the order beyond `SMALL_COMPONENT` cells only.
+    let estimate = n > SMALL_COMPONENT;
+    for g in 0..groups {
+        let first = part.cells[part.group_start[g] as usize];
+        let size = (part.group_start[g + 1] - part.group_start[g]) as u8;
+        let mut add = 0u128;
+        let mut closing = 0u32;
+        for &e in vars[first as usize].eqs.as_slice() {
+            let eq = &mut equations[e as usize];
+            if eq.lane == NO_LANE {
+                if free == 0 {
+                    return Err(Unpacked::General);
+                }
+                let lane = free.trailing_zeros();
+                lanes = lanes.max(lane + 1);
+                free &= free - 1;
+                eq.lane = lane as u8;
+                hi[lane as usize] = eq.target;
+            }
+            let lane = eq.lane as usize;
+            let left = eq.left - size;
+            eq.left = left;
+            add |= LANE[lane];
+            lo[lane] = eq.target.saturating_sub(left);
+            factor[lane] = partial_sum_range(eq.target, eq.vars.len() as u8 - left, left) as u8;
+            if left > 0 {
+                keep[lane] = 0xFF;
+            } else {
+                keep[lane] = 0;
+                closing |= 1 << lane;
+            }
+        }
+        part.steps.push(Step {
+            add,
+            lo: u128::from_le_bytes(lo),
+            hi: u128::from_le_bytes(hi),
+            keep: u128::from_le_bytes(keep),
+            size,
+        });
+        if estimate {
+            // At most 16 factors of at most 9: exact.
+            states += factor.iter().map(|&f| f as u64).product::<u64>();
+        }
+        // The closed equations' lanes are 0 again, and free.
+        free |= closing;
+        while closing != 0 {
+            let lane = closing.trailing_zeros() as usize;
+            closing &= closing - 1;
+            (lo[lane], hi[lane], factor[lane]) = (0, 0, 1);
+        }
+    }
+    let n = n as u64;
+    if states > MAX_STATES
+        || (n > SMALL_COMPONENT as u64 && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n)
+    {
+        return Err(Unpacked::General);
+    }
+    for c in part.cells.iter_mut() {
+        *c = vars[*c as usize].cell;
+    }
+    part.first_cell = vars[from as usize].cell;
+    part.narrow = lanes <= 8;
+    Ok(())
+}
+
+/// The forward programme of `part` (as `component.rs`'s, every layer
+/// kept): [`Unpacked::General`] if a count reaches `2^53`.
+fn forward(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked> {
+    if part.narrow {
+        forward_with::<u64>(s, part)
+    } else {
+        forward_with::<u128>(s, part)
+    }
+}
+
+/// A state: byte lanes in a machine word (see the module doc).
+trait Key: Copy + Eq + std::ops::BitOr<Output = Self> + std::ops::BitAnd<Output = Self> {
+    /// The top bit of every lane.
+    const H: Self;
+    const ZERO: Self;
+    /// The low lanes of a step's mask.
+    fn of(mask: u128) -> Self;
+    fn plus(self, o: Self) -> Self;
+    fn minus(self, o: Self) -> Self;
+    fn hash(self) -> u64;
+    /// This width's key buffers in `s`, and the lookup table.
+    fn buffers(s: &mut Scratch) -> (&mut Vec<Self>, &mut Vec<Self>, &mut Vec<u32>);
+}
+
+impl Key for u64 {
+    const H: u64 = 0x8080_8080_8080_8080;
+    const ZERO: u64 = 0;
+    #[inline]
+    fn of(mask: u128) -> u64 {
+        mask as u64
+    }
+    #[inline]
+    fn plus(self, o: u64) -> u64 {
+        self.wrapping_add(o)
+    }
+    #[inline]
+    fn minus(self, o: u64) -> u64 {
+        self.wrapping_sub(o)
+    }
+    #[inline]
+    fn hash(self) -> u64 {
+        self.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    fn buffers(s: &mut Scratch) -> (&mut Vec<u64>, &mut Vec<u64>, &mut Vec<u32>) {
+        (&mut s.keys.0, &mut s.keys.1, &mut s.table)
+    }
+}
+
+impl Key for u128 {
+    const H: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+    const ZERO: u128 = 0;
+    #[inline]
+    fn of(mask: u128) -> u128 {
+        mask
+    }
+    #[inline]
+    fn plus(self, o: u128) -> u128 {
+        self.wrapping_add(o)
+    }
+    #[inline]
+    fn minus(self, o: u128) -> u128 {
+        self.wrapping_sub(o)
+    }
+    #[inline]
+    fn hash(self) -> u64 {
+        ((self >> 64) as u64 ^ self as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    fn buffers(s: &mut Scratch) -> (&mut Vec<u128>, &mut Vec<u128>, &mut Vec<u32>) {
+        (&mut s.wide_keys.0, &mut s.wide_keys.1, &mut s.table)
+    }
+}
+
+/// [`forward`] with states of type `K`.
+///
+/// Each state's nonzero counts span `first..=last` prefix mines: a
+/// successor's span is the union of its sources' shifted by their mines
+/// (every term is positive), and a layer's range is the union of its
+/// states' spans — the range `component.rs` trims its layers to. A
+/// state's row is only added over its span: the counts are integers below
+/// `2^53`, so every sum is exact in any order, and the columns outside
+/// hold zeros.
+#[inline(never)]
+fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked> {
+    let Part {
+        steps,
+        state_start,
+        lo,
+        width,
+        value_start,
+        values,
+        succ_start,
+        succ,
+        spans,
+        cells,
+        back_err,
+        ..
+    } = part;
+    let groups = steps.len();
+    for v in [
+        &mut *state_start,
+        &mut *lo,
+        &mut *width,
+        &mut *value_start,
+        &mut *succ_start,
+    ] {
+        v.clear();
+        v.reserve(groups + 2);
+    }
+    state_start.extend([0, 1]);
+    lo.push(0);
+    width.push(1);
+    value_start.push(0);
+    values.clear();
+    values.push(1.0);
+    succ.clear();
+    spans.clear();
+    spans.push((0, 0));
+    // Counts of at most 52 cells are below 2^53.
+    let exact = cells.len() <= 52;
+    let (keys, next_keys, table) = K::buffers(s);
+    keys.clear();
+    keys.push(K::ZERO);
+    // The bound on what the backward pass adds (see `Part::back_err`).
+    let (mut above, mut own) = (0.0f64, 0.0f64);
+    for (step_no, step) in steps.iter().enumerate() {
+        let g = step.size as usize;
+        let gp = g + 1;
+        let len = keys.len();
+        let span_base = state_start[step_no] as usize;
+        let next_span_base = span_base + len;
+        debug_assert_eq!(spans.len(), next_span_base);
+        let succ_base = succ.len();
+        succ_start.push(succ_base as u32);
+        succ.resize(succ_base + len * gp, NONE);
+        let moves = successors(
+            step,
+            keys,
+            next_keys,
+            table,
+            spans,
+            span_base,
+            &mut succ[succ_base..],
+        );
+        above += U64 * (g + 2) as f64;
+        own = own.max(U64 * (width[step_no] as usize + 3 + moves) as f64);
+        let next_len = next_keys.len();
+        if next_len == 0 {
+            return Err(Unpacked::NoLayout);
+        }
+        if next_len > MAX_LAYER_STATES {
+            return Err(Unpacked::General);
+        }
+        let next_spans = &spans[next_span_base..];
+        let next_lo = next_spans.iter().map(|x| x.0).min().unwrap_or(0) as usize;
+        let next_hi = next_spans.iter().map(|x| x.1).max().unwrap_or(0) as usize;
+        let next_width = next_hi + 1 - next_lo;
+        let (l, w) = (lo[step_no] as usize, width[step_no] as usize);
+        state_start.push((next_span_base + next_len) as u32);
+        let src_start = value_start[step_no] as usize;
+        let dst_start = values.len();
+        values.resize(dst_start + next_len * next_width, 0.0);
+        let (src, dst) = values.split_at_mut(dst_start);
+        accumulate(
+            &src[src_start..src_start + len * w],
+            (l, w),
+            &spans[span_base..next_span_base],
+            &succ[succ_base..succ_base + len * gp],
+            g,
+            dst,
+            (next_lo, next_width),
+        );
+        if !exact && dst.iter().any(|&v| v >= 9_007_199_254_740_992.0) {
+            return Err(Unpacked::General);
+        }
+        lo.push(next_lo as u32);
+        width.push(next_width as u32);
+        value_start.push(dst_start as u32);
+        std::mem::swap(keys, next_keys);
+    }
+    succ_start.push(succ.len() as u32);
+    *back_err = above + own;
+    Ok(())
+}
+
+/// One step's transitions: each state of `keys` (spans from `span_base`
+/// in `spans`) with `0..=size` mines, its successor (numbered in the order
+/// first reached) into `succ` (left `NONE` when not viable); the
+/// successors' keys into `next_keys`, their spans appended to `spans`.
+/// Returns the number of viable transitions.
+#[inline(never)]
+fn successors<K: Key>(
+    step: &Step,
+    keys: &[K],
+    next_keys: &mut Vec<K>,
+    table: &mut Vec<u32>,
+    spans: &mut Vec<(u32, u32)>,
+    span_base: usize,
+    succ: &mut [u32],
+) -> usize {
+    let gp = step.size as usize + 1;
+    let (add, lo_mask, hi_mask, keep) = (
+        K::of(step.add),
+        K::of(step.lo),
+        K::of(step.hi) | K::H,
+        K::of(step.keep),
+    );
+    let next_span_base = span_base + keys.len();
+    next_keys.clear();
+    let mut lookup = Lookup::new(table);
+    let mut moves = 0;
+    for ((si, &key), out) in keys.iter().enumerate().zip(succ.chunks_exact_mut(gp)) {
+        let (first, last) = spans[span_base + si];
+        let mut x = key;
+        for (j, slot) in out.iter_mut().enumerate() {
+            // Above a target: so is every larger j.
+            if hi_mask.minus(x) & K::H != K::H {
+                break;
+            }
+            if (x | K::H).minus(lo_mask) & K::H == K::H {
+                let (t, new) = lookup.find_or_insert(next_keys, x & keep);
+                let span = (first + j as u32, last + j as u32);
+                if new {
+                    spans.push(span);
+                } else {
+                    let at = &mut spans[next_span_base + t as usize];
+                    at.0 = at.0.min(span.0);
+                    at.1 = at.1.max(span.1);
+                }
+                *slot = t;
+                moves += 1;
+            }
+            x = x.plus(add);
+        }
+    }
+    moves
+}
+
+/// One step's values: each state's row of `src` (prefix counts `l..l +
+/// w`, nonzero over its span) times `C(g, j)`, added into its successor's
+/// row of `dst` (`next_lo..next_lo + next_width`) shifted by its `j`
+/// mines.
+#[inline(never)]
+fn accumulate(
+    src: &[f64],
+    (l, w): (usize, usize),
+    spans: &[(u32, u32)],
+    succ: &[u32],
+    g: usize,
+    dst: &mut [f64],
+    (next_lo, next_width): (usize, usize),
+) {
+    let gp = g + 1;
+    for (si, (moves, &(first, last))) in succ.chunks_exact(gp).zip(spans).enumerate() {
+        let row = &src[si * w + first as usize - l..si * w + last as usize + 1 - l];
+        for (j, &t) in moves.iter().enumerate() {
+            if t == NONE {
+                continue;
+            }
+            let c = BINOMIAL[g][j] as f64;
+            let at = t as usize * next_width + first as usize + j - next_lo;
+            if let [x] = row {
+                dst[at] += *x * c;
+            } else {
+                for (d, x) in dst[at..at + row.len()].iter_mut().zip(row) {
+                    *d += *x * c;
+                }
+            }
+        }
+    }
+}
+
+/// An upper bound of the error bound `probability` gives a group whose
+/// weights' `Σ |δ|` is at most `err` (the bound grows with `err`; a
+/// margin covers the roundings of the sums that bound it).
+fn bound_of(err: f64) -> f64 {
+    let deltas = 2.0 * err * (1.0 + 1e-9) + U64 + 3.0 * U64;
+    (deltas / (1.0 - U64)).exp_m1() * (1.0 + 1e-9) + f64::from_bits(1)
+}
+
+/// A group's weights from the backward pass (as in `component.rs`).
+type Weights = super::component::GroupWeights<f64>;
+
+/// The backward pass of `part` under the outside weights `omega` (within
+/// `omega_err`), as `component.rs`'s: each group's weights, bit for bit.
+///
+/// A state's row is only worked over its span (see [`forward_with`]):
+/// outside it, its forward counts are 0, so `component.rs`'s products
+/// there add +0 to each dot product (no change), and its completions there
+/// are only ever multiplied by those zeros (a predecessor reaching a count
+/// makes it nonzero).
+fn backward(
+    part: &Part,
+    omega: &[f64],
+    omega_err: f64,
+    here: &mut Vec<f64>,
+    later: &mut Vec<f64>,
+) -> Vec<Weights> {
+    let groups = part.groups();
+    let mut out = vec![
+        Weights {
+            mine: 0.0,
+            safe: 0.0,
+            err: 0.0,
+        };
+        groups
+    ];
+    later.clear();
+    later.extend_from_slice(omega);
+    let mut later_err = omega_err;
+    for i in (0..groups).rev() {
+        let g = part.steps[i].size as usize;
+        let gp = g + 1;
+        let len = part.states(i);
+        let width = part.width[i] as usize;
+        let lo = part.lo[i] as usize;
+        let later_width = part.width[i + 1] as usize;
+        let later_lo = part.lo[i + 1] as usize;
+        let succ = &part.succ[part.succ_start[i] as usize..part.succ_start[i + 1] as usize];
+        let spans = &part.spans[part.state_start[i] as usize..part.state_start[i + 1] as usize];
+        here.clear();
+        here.resize(len * width, 0.0);
+        let (mut mine, mut safe) = (0.0f64, 0.0f64);
+        let mut terms = 0usize;
+        let values = part.layer_values(i);
+        for (si, moves) in succ.chunks_exact(gp).enumerate() {
+            let (first, last) = spans[si];
+            let cols = si * width + first as usize - lo..si * width + last as usize + 1 - lo;
+            let f = &values[cols.clone()];
+            let here = &mut here[cols];
+            for (j, &t) in moves.iter().enumerate() {
+                if t == NONE {
+                    continue;
+                }
+                let c = BINOMIAL[g][j];
+                let cf = c as f64;
+                let at = t as usize * later_width + first as usize + j - later_lo;
+                let b = &later[at..at + f.len()];
+                let mut dot = 0.0f64;
+                for ((h, x), y) in here.iter_mut().zip(b).zip(f) {
+                    *h += *x * cf;
+                    dot += *y * *x;
+                }
+                if dot != 0.0 {
+                    let term = dot.mul_small(c);
+                    mine = mine.add(term.mul_small(j as u32));
+                    safe = safe.add(term.mul_small((g - j) as u32));
+                    terms += 1;
+                }
+            }
+        }
+        let err = later_err + U64 * (width + 3 + terms) as f64;
+        out[i] = Weights { mine, safe, err };
+        later_err += U64 * (g + 2) as f64;
+        std::mem::swap(here, later);
+    }
+    out
+}
+
+/// Writes each group's probability (`(p, bound)` per group, or from the
+/// weights) into `per_cell`; returns the largest bound.
+fn set_groups<W: AsProbability>(part: &Part, groups: &[W], per_cell: &mut [f64]) -> f64 {
+    let mut bound = 0.0f64;
+    for (i, w) in groups.iter().enumerate() {
+        let (p, b) = w.as_probability();
+        bound = bound.max(b);
+        for &c in part.group(i) {
+            per_cell[c as usize] = p;
+        }
+    }
+    bound
+}
+
+/// A group's probability and bound, computed or kept.
+trait AsProbability {
+    fn as_probability(&self) -> (f64, f64);
+}
+
+impl AsProbability for Weights {
+    fn as_probability(&self) -> (f64, f64) {
+        probability(self)
+    }
+}
+
+impl AsProbability for (f64, f64) {
+    fn as_probability(&self) -> (f64, f64) {
+        *self
+    }
+}
+
+/// Names a component in budget messages (as `component.rs` does).
+fn describe(part: &Part, board: &Board) -> String {
+    let (r, c) = board.grid().rc(part.first_cell);
+    format!(
+        "counting the layouts of the frontier component of {} cells at ({r},{c})",
+        part.cells.len()
+    )
+}
+
+/// The states of the layer being built, numbered in the order they are
+/// first reached: up to [`Lookup::SCANNED`] found by comparing words,
+/// beyond by an open-addressing table over `table`.
+struct Lookup<'a> {
+    table: &'a mut Vec<u32>,
+    hashed: bool,
+    mask: usize,
+}
+
+impl<'a> Lookup<'a> {
+    const SCANNED: usize = 16;
+
+    fn new(table: &'a mut Vec<u32>) -> Lookup<'a> {
+        Lookup {
+            table,
+            hashed: false,
+            mask: 0,
+        }
+    }
+
+    #[inline]
+    fn slot<K: Key>(&self, key: K) -> usize {
+        (key.hash() >> 32) as usize & self.mask
+    }
+
+    /// The number of state `key` among `keys`, inserting it if new (then
+    /// also `true`).
+    #[inline]
+    fn find_or_insert<K: Key>(&mut self, keys: &mut Vec<K>, key: K) -> (u32, bool) {
+        if !self.hashed {
+            if let Some(t) = keys.iter().position(|&k| k == key) {
+                return (t as u32, false);
+            }
+            keys.push(key);
+            if keys.len() > Self::SCANNED {
+                self.rehash(keys, 64);
+            }
+            return (keys.len() as u32 - 1, true);
+        }
+        let mut at = self.slot(key);
+        loop {
+            let t = self.table[at];
+            if t == NONE {
+                break;
+            }
+            if keys[t as usize] == key {
+                return (t, false);
+            }
+            at = (at + 1) & self.mask;
+        }
+        let t = keys.len() as u32;
+        self.table[at] = t;
+        keys.push(key);
+        if keys.len() * 2 > self.mask {
+            self.rehash(keys, (self.mask + 1) * 2);
+        }
+        (t, true)
+    }
+
+    /// Files every key in a table of `size` slots (a power of two).
+    fn rehash<K: Key>(&mut self, keys: &[K], size: usize) {
+        self.hashed = true;
+        self.mask = size - 1;
+        self.table.clear();
+        self.table.resize(size, NONE);
+        for (t, &key) in keys.iter().enumerate() {
+            let mut at = self.slot(key);
+            while self.table[at] != NONE {
+                at = (at + 1) & self.mask;
+            }
+            self.table[at] = t as u32;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probabilities::tests::positions;
+    use crate::probabilities::Probabilities;
+
+    /// What the forward-only count checks in place of the backward pass
+    /// holds: on every packed component of real positions, each group's
+    /// `Σ |δ|` from the backward pass is at most the outside weights' bound
+    /// (which the outer programme gives alike with or without the
+    /// weights) plus the component's `back_err`, so `bound_of` of that sum
+    /// is at least the error bound the whole count gives the group.
+    #[test]
+    fn the_forward_only_bound_is_at_least_every_groups_bound() {
+        let budget = Budget::unlimited();
+        let mut ticks = KeyScratch::default();
+        let (mut here, mut later) = (Vec::new(), Vec::new());
+        let (mut parts, mut groups) = (0usize, 0usize);
+        let mut p = Probabilities::new();
+        for board in positions(400) {
+            if p.compute(&board, None, &budget).is_err() || !p.packed.used {
+                continue;
+            }
+            let packed = &p.packed;
+            let counts: Vec<Counts<'_, f64>> = packed
+                .parts
+                .iter()
+                .map(|part| {
+                    let (lo, counts) = part.counts();
+                    Counts {
+                        lo,
+                        counts,
+                        err: 0.0,
+                    }
+                })
+                .collect();
+            let (remaining, interior) = (packed.remaining, packed.interior);
+            let (Ok(whole), Ok(alone)) = (
+                combine(&counts, remaining, interior, &budget, &mut ticks),
+                combine_as(&counts, remaining, interior, &budget, &mut ticks, false),
+            ) else {
+                panic!("a counted position combines again");
+            };
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&whole.omega_err), bits(&alone.omega_err));
+            assert_eq!(whole.log2_layouts.to_bits(), alone.log2_layouts.to_bits());
+            for (c, part) in packed.parts.iter().enumerate() {
+                if part.is_fixed() {
+                    continue;
+                }
+                parts += 1;
+                let limit = whole.omega_err[c] + part.back_err;
+                let weights = backward(
+                    part,
+                    &whole.omega[c],
+                    whole.omega_err[c],
+                    &mut here,
+                    &mut later,
+                );
+                for (i, w) in weights.iter().enumerate() {
+                    groups += 1;
+                    assert!(
+                        w.err <= limit,
+                        "group {i}: Σ|δ| {:e} above {limit:e} on {board:?}",
+                        w.err
+                    );
+                    let (_, bound) = probability(w);
+                    assert!(bound <= bound_of(limit), "group {i} on {board:?}");
+                }
+            }
+        }
+        assert!(
+            parts >= 400 && groups >= 4000,
+            "{parts} parts, {groups} groups"
+        );
+    }
+}
