@@ -574,11 +574,13 @@ fn every_truncation_of_every_real_file_is_an_error_or_a_replay() {
     assert!(cuts > 1_250_000, "{cuts}");
 }
 
+/// Random files per property: 64, or `SAPPER_PROPTEST_CASES` (capped
+/// at 4,096).
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
+    std::env::var("SAPPER_PROPTEST_CASES")
         .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(64)
+        .and_then(|v| v.parse::<u32>().ok())
+        .map_or(64, |n| n.min(4096))
 }
 
 fn real_bytes() -> &'static Vec<Vec<u8>> {

@@ -24,11 +24,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// The property-test configuration of a test whose full run is `full`
-/// cases: at most `PROPTEST_CASES` of them (`.ci/run` sets it high enough
-/// for every test's full count), or at most [`QUICK_CASES`] when it is not
-/// set, so that `cargo test` stays quick.
+/// cases: at most `SAPPER_PROPTEST_CASES` of them (`.ci/run` sets it high
+/// enough for every test's full count), or at most [`QUICK_CASES`] when it
+/// is not set, so that `cargo test` stays quick. (Not proptest's own
+/// `PROPTEST_CASES`: proptest lets that one override every test's count,
+/// setting all of them to it.)
 pub fn cases(full: u32) -> proptest::test_runner::Config {
-    let cap = std::env::var("PROPTEST_CASES")
+    let cap = std::env::var("SAPPER_PROPTEST_CASES")
         .ok()
         .and_then(|n| n.trim().parse::<u32>().ok())
         .unwrap_or(QUICK_CASES);
@@ -38,7 +40,7 @@ pub fn cases(full: u32) -> proptest::test_runner::Config {
     }
 }
 
-/// Cases of each property test without `PROPTEST_CASES`.
+/// Cases of each property test without `SAPPER_PROPTEST_CASES`.
 pub const QUICK_CASES: u32 = 48;
 
 /// The repository root (where `samples/` and `rules/` are).
