@@ -21,8 +21,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Serve a local web page: an analyser that shows every closed cell's
-/// exact mine probability as a heat map, and a Minesweeper game with
-/// no-guess boards, hints and a probability overlay.
+/// exact mine probability as a heat map, a Minesweeper game with
+/// no-guess boards, hints and a probability overlay, and a review of
+/// recorded games move by move.
 ///
 /// Open the printed URL in a browser. Everything the page needs is inside
 /// the binary: nothing is fetched from the network. Games are held by the
@@ -42,6 +43,12 @@ use std::time::Duration;
 ///              uniform no-guess board from the server; left click opens,
 ///              right click flags, a click on a satisfied number opens its
 ///              neighbours; hint, probability overlay, timer.
+///   Review     open or drop a replay (.rmv .evf .avf .mvf, RAWVF): the
+///              game's metrics, then its moves one by one (buttons, a
+///              slider, arrow keys) with the position the player saw,
+///              its heat map and the move's verdict (proven safe and by
+///              what, a guess and its risk, needless or not, a flag
+///              proven or not), and a list of the guesses.
 ///
 /// JSON API (POST with Content-Type: application/json; cells are
 /// [row, col] from 0):
