@@ -40,7 +40,9 @@ fn every_sapper_command_of_the_readme_runs() {
     let commands = readme_commands();
     assert!(commands.len() >= 5, "{commands:?}");
     let dir = TempDir::new("docs-readme");
-    std::os::unix::fs::symlink(repo().join("samples"), dir.join("samples")).unwrap();
+    for folder in ["samples", "tests"] {
+        std::os::unix::fs::symlink(repo().join(folder), dir.join(folder)).unwrap();
+    }
     for args in &commands {
         sapper_in(&dir.0, args).ok();
     }
