@@ -189,24 +189,7 @@ pub fn review<'py>(
 pub fn metrics<'py>(py: Python<'py>, layout: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let (grid, mines) = read_mines(layout)?;
     let m = py.detach(|| Metrics::of(&Field::from_mines(grid, mines, vec![false; grid.len()])));
-    Ok(pythonize::pythonize(py, &MetricsReport(&m))?)
-}
-
-/// `sapper metrics --json`'s line.
-struct MetricsReport<'a>(&'a Metrics);
-
-impl Serialize for MetricsReport<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let m = self.0;
-        let mut st = s.serialize_struct("Metrics", 5)?;
-        st.serialize_field("bbbv", &m.bbbv)?;
-        st.serialize_field("openings", &m.openings)?;
-        st.serialize_field("islands", &m.islands)?;
-        st.serialize_field("zini", &m.zini)?;
-        // A slice: a list (an array would be a tuple).
-        st.serialize_field("numbers", &m.numbers[..])?;
-        st.end()
-    }
+    Ok(pythonize::pythonize(py, &m)?)
 }
 
 /// The mines of a layout: rows of text (`*` a mine, `.` safe), a 2-D bool

@@ -123,15 +123,7 @@ impl<W: Write> Output<W> {
     fn metrics(&mut self, name: &str, m: &Metrics) -> Result<(), CliError> {
         let numbers = m.numbers.map(|n| n.to_string());
         let line = if self.json {
-            // Written by hand: the key order is part of the output.
-            format!(
-                "{{\"bbbv\":{},\"openings\":{},\"islands\":{},\"zini\":{},\"numbers\":[{}]}}",
-                m.bbbv,
-                m.openings,
-                m.islands,
-                m.zini,
-                numbers.join(",")
-            )
+            serde_json::to_string(m).map_err(|e| format!("writing output: {e}"))?
         } else {
             if !self.header {
                 self.header = true;

@@ -62,6 +62,23 @@ pub struct Metrics {
     pub numbers: [u32; 9],
 }
 
+/// `sapper metrics --json`'s line: `{"bbbv", "openings", "islands",
+/// "zini", "numbers": [count of 0, …, count of 8]}` (a list, in every
+/// serde format).
+impl serde::Serialize for Metrics {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Metrics", 5)?;
+        st.serialize_field("bbbv", &self.bbbv)?;
+        st.serialize_field("openings", &self.openings)?;
+        st.serialize_field("islands", &self.islands)?;
+        st.serialize_field("zini", &self.zini)?;
+        // A slice, not an array: serde writes an array as a tuple.
+        st.serialize_field("numbers", &self.numbers[..])?;
+        st.end()
+    }
+}
+
 impl Metrics {
     /// Every metric of `field`, ZiNi included.
     pub fn of(field: &Field) -> Metrics {
