@@ -21,7 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let position: Position = game.position().to_position();
         let m = engine.next_move(&position)?;
         moves += 1;
-        if let Some(p) = m.guess {
+        if let Some(p) = m.p_mine {
             let (r, c) = game.grid().rc(m.open[0]);
             println!("move {moves}: guess ({r},{c}), mine with probability {p:.3}");
         }

@@ -330,7 +330,7 @@ impl Engine {
     ///
     /// let engine = Engine::new()?;
     /// let m = engine.next_move(&"mines 1\n???\n?1?\n???\n".parse::<Position>()?)?;
-    /// assert_eq!(m.guess, Some(0.125)); // nothing is forced: one of eight
+    /// assert_eq!(m.p_mine, Some(0.125)); // nothing is forced: one of eight
     /// assert_eq!(m.open.len(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -337,8 +337,8 @@ impl MoveReport {
         MoveReport {
             open: RowCol::all(grid, m.open.iter().copied()),
             flag: RowCol::all(grid, m.flag.iter().copied()),
-            guess: m.guess.is_some(),
-            p_mine: m.guess,
+            guess: m.p_mine.is_some(),
+            p_mine: m.p_mine,
         }
     }
 }
@@ -521,7 +521,7 @@ impl<T: std::fmt::Display> Serialize for Text<'_, T> {
     }
 }
 
-/// `{"free_fifties", "influence", "blend", "skip_dead", "off_frontier",
+/// `{"free_fifties", "influence", "blend", "dead", "off_frontier_cap",
 /// "isolated", "third_move"}`: the player's refinements.
 impl Serialize for crate::play::Guessing {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -529,8 +529,8 @@ impl Serialize for crate::play::Guessing {
         st.serialize_field("free_fifties", &self.free_fifties)?;
         st.serialize_field("influence", &self.influence)?;
         st.serialize_field("blend", &self.blend)?;
-        st.serialize_field("skip_dead", &self.skip_dead)?;
-        st.serialize_field("off_frontier", &self.off_frontier)?;
+        st.serialize_field("dead", &self.dead)?;
+        st.serialize_field("off_frontier_cap", &self.off_frontier_cap)?;
         st.serialize_field("isolated", &self.isolated)?;
         st.serialize_field("third_move", &self.third_move)?;
         st.end()

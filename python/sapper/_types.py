@@ -70,8 +70,8 @@ class Guessing(TypedDict):
     free_fifties: bool
     influence: float
     blend: bool
-    skip_dead: bool
-    off_frontier: int
+    dead: bool
+    off_frontier_cap: Optional[int]
     isolated: bool
     third_move: bool
 

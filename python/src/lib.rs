@@ -35,7 +35,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use rayon::prelude::*;
 use sapper_engine::generate::{Request, Sampling};
 use sapper_engine::play::{
-    play_game, GameRecord, Guessing, Lead, Move, Player, Policy, ENDGAME_LAYOUTS,
+    play_game, GameRecord, Guessing, Move, Player, Policy, Refinement, ENDGAME_LAYOUTS,
     MAX_ENDGAME_LAYOUTS,
 };
 use sapper_engine::report::{AnalysisReport, MoveReport, RowCol};
@@ -444,13 +444,13 @@ fn play<'py>(
         None => Vec::new(),
     };
     for name in &without {
-        match Lead::from_name(name) {
+        match Refinement::from_name(name) {
             Some(lead) if lead.on_by_default() => guessing.set(lead, false),
             _ => {
-                let leads = Lead::ALL.into_iter().filter(|l| l.on_by_default());
+                let leads = Refinement::ALL.into_iter().filter(|l| l.on_by_default());
                 return Err(input_error(format!(
                     "without: {name:?} is not a refinement that can be turned off: expected any of {}",
-                    names(leads.map(Lead::name))
+                    names(leads.map(Refinement::name))
                 )));
             }
         }
@@ -519,8 +519,8 @@ fn play<'py>(
     g.set_item("free_fifties", settings.guessing.free_fifties)?;
     g.set_item("influence", settings.guessing.influence)?;
     g.set_item("blend", settings.guessing.blend)?;
-    g.set_item("skip_dead", settings.guessing.skip_dead)?;
-    g.set_item("off_frontier", settings.guessing.off_frontier)?;
+    g.set_item("dead", settings.guessing.dead)?;
+    g.set_item("off_frontier_cap", settings.guessing.off_frontier_cap)?;
     g.set_item("isolated", settings.guessing.isolated)?;
     g.set_item("third_move", settings.guessing.third_move)?;
     out.set_item("guessing", g)?;

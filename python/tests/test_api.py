@@ -123,8 +123,8 @@ def test_play_summary():
         "free_fifties": True,
         "influence": 0.9,
         "blend": True,
-        "skip_dead": True,
-        "off_frontier": 2,
+        "dead": True,
+        "off_frontier_cap": 2,
         "isolated": True,
         "third_move": False,
     }
@@ -153,7 +153,7 @@ def test_without_takes_one_name_or_several():
     assert {**one, "games_per_second": 0} == \
         {**sapper.play("beginner", games=50, seed=4, without=["influence"]), "games_per_second": 0}
     two = sapper.play("beginner", games=50, seed=4, without="blend,dead")
-    assert two["guessing"]["blend"] is False and two["guessing"]["skip_dead"] is False
+    assert two["guessing"]["blend"] is False and two["guessing"]["dead"] is False
     assert two["guessing"] == sapper.play("beginner", games=1, seed=4,
                                           without=("blend", "dead"))["guessing"]
 

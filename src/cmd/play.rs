@@ -7,7 +7,7 @@ use clap::builder::TypedValueParser as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sapper_engine::files::WholeFile;
 use sapper_engine::game::FirstClick;
-use sapper_engine::play::{Guessing, Lead, Policy, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
+use sapper_engine::play::{Guessing, Policy, Refinement, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
 use sapper_engine::report::{GameLine, PlayReport};
 use sapper_engine::{Method, PlaySettings};
 use std::io::Write as _;
@@ -69,14 +69,14 @@ pub struct Args {
     /// as there is room for, not the two with fewest closed neighbours),
     /// `isolated` (guess in a region nothing else will tell about like
     /// anywhere else, not by its exact game tree first).
-    #[arg(long, value_name = "LEAD", value_delimiter = ',', value_parser = lead_arg(true))]
-    without: Vec<Lead>,
+    #[arg(long, value_name = "REFINEMENT", value_delimiter = ',', value_parser = refinement_arg(true))]
+    without: Vec<Refinement>,
     /// Turn on refinements that are off by default because they cost
     /// speed: `third-move` (score guesses three moves deep where the next
     /// move would be a guess too, not two: a little stronger, slower; the
     /// figures are in docs/performance.md).
-    #[arg(long, value_name = "LEAD", value_delimiter = ',', value_parser = lead_arg(false))]
-    with: Vec<Lead>,
+    #[arg(long, value_name = "REFINEMENT", value_delimiter = ',', value_parser = refinement_arg(false))]
+    with: Vec<Refinement>,
     /// One JSON summary object instead of text.
     #[arg(long)]
     json: bool,
@@ -101,13 +101,13 @@ fn policy_arg() -> impl clap::builder::TypedValueParser<Value = Policy> {
 
 /// The refinements by their engine names: those on by default (for
 /// `--without`) or those off (for `--with`).
-fn lead_arg(on_by_default: bool) -> impl clap::builder::TypedValueParser<Value = Lead> {
-    let names = Lead::ALL
+fn refinement_arg(on_by_default: bool) -> impl clap::builder::TypedValueParser<Value = Refinement> {
+    let names = Refinement::ALL
         .into_iter()
         .filter(move |l| l.on_by_default() == on_by_default)
-        .map(Lead::name);
+        .map(Refinement::name);
     clap::builder::PossibleValuesParser::new(names)
-        .map(|name| Lead::from_name(&name).expect("a possible value"))
+        .map(|name| Refinement::from_name(&name).expect("a possible value"))
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -128,11 +128,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let policy = args.policy;
     let mut guessing = Guessing::default();
-    for &lead in &args.without {
-        guessing.set(lead, false);
+    for &refinement in &args.without {
+        guessing.set(refinement, false);
     }
-    for &lead in &args.with {
-        guessing.set(lead, true);
+    for &refinement in &args.with {
+        guessing.set(refinement, true);
     }
     let engine = default_engine()?;
     let seed = args.game.seed;

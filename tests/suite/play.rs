@@ -98,8 +98,8 @@ fn play_without_turns_only_that_refinement_off_with_turns_a_costly_one_on_and_un
             "free_fifties": false,
             "influence": 0.9,
             "blend": false,
-            "skip_dead": true,
-            "off_frontier": null,
+            "dead": true,
+            "off_frontier_cap": null,
             "isolated": true,
             "third_move": false,
         })

@@ -10,6 +10,7 @@
 //!   played exactly ([`super::isolated`]).
 
 use super::fifty;
+use super::refinements::{Guessing, THIRD_MOVE_REPLIES};
 use super::Policy;
 use crate::board::{Board, Cell};
 use crate::budget::Budget;
@@ -25,166 +26,6 @@ pub const SECOND_SAFETY_CANDIDATES: usize = 12;
 /// How far above the least mine probability (an absolute difference of
 /// probabilities) a cell may be and still be a `second_safety` candidate.
 pub const SECOND_SAFETY_SPREAD: f64 = 0.08;
-
-/// The refinements of [`Policy::SecondSafety`], each of which can be
-/// turned off to measure it (`sapper play --without`). The default has
-/// them all on but the costly [`Guessing::third_move`] (`sapper play
-/// --with`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Guessing {
-    /// Open a free guess (a cell that is safe or half of an unavoidable
-    /// 50/50, [`fifty::free_guess`]) before any other guess.
-    pub free_fifties: bool,
-    /// Weight of a cell's 50/50 influence ([`fifty::influence`]) added
-    /// back to its safety when guesses are compared; 0 turns it off.
-    pub influence: f64,
-    /// Rate the position after a guess by `(4 · best + second best) / 5`
-    /// of its safeties rather than by the best alone: a position with two
-    /// good moves is worth more than one with a single good move.
-    pub blend: bool,
-    /// Never guess a dead candidate (one that can show only one number, so
-    /// that opening it tells nothing) while a living one is scored.
-    pub skip_dead: bool,
-    /// Look ahead from at most this many candidates off the frontier
-    /// (closed cells with no revealed neighbour); `None`: from as many as
-    /// the other candidates leave room for.
-    pub off_frontier: Option<usize>,
-    /// Play an isolated region (closed cells nothing else will tell about,
-    /// [`super::isolated`]) exactly, before any other guess.
-    pub isolated: bool,
-    /// Score guesses three moves deep, not two ([`second_safety`]). Off by
-    /// default: it wins about 0.04 points more classic expert games at two
-    /// thirds of the speed.
-    pub third_move: bool,
-}
-
-/// The candidates off the frontier the shipped player looks ahead from
-/// ([`Guessing::off_frontier`]): they share one probability, so the cells
-/// with fewest closed neighbours stand for all of them, and the frontier
-/// cells a little less safe (which tell more) get the other slots.
-pub const OFF_FRONTIER_CANDIDATES: usize = 2;
-
-/// With [`Guessing::third_move`], a position after a guess where the next
-/// move is a guess too is rated by the best two-move score of this many of
-/// its safest candidates.
-pub const THIRD_MOVE_REPLIES: usize = 4;
-
-/// The weight of the 50/50 influence in the shipped player: below 1
-/// because overlapping patterns are summed.
-pub const INFLUENCE_WEIGHT: f64 = 0.9;
-
-impl Default for Guessing {
-    fn default() -> Guessing {
-        Guessing {
-            free_fifties: true,
-            influence: INFLUENCE_WEIGHT,
-            blend: true,
-            skip_dead: true,
-            off_frontier: Some(OFF_FRONTIER_CANDIDATES),
-            isolated: true,
-            third_move: false,
-        }
-    }
-}
-
-/// One refinement of [`Guessing`], by the name `sapper play --without` and
-/// `--with` (and Python's `play`) know it by.
-///
-/// ```
-/// use sapper_engine::play::{Guessing, Lead};
-///
-/// let mut guessing = Guessing::default();
-/// guessing.set(Lead::from_name("blend").unwrap(), false);
-/// assert!(!guessing.blend);
-/// assert!(Lead::Blend.on_by_default() && !Lead::ThirdMove.on_by_default());
-/// assert_eq!(Lead::from_name("nothing"), None);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Lead {
-    /// [`Guessing::free_fifties`].
-    FreeFifties,
-    /// [`Guessing::influence`] (on: [`INFLUENCE_WEIGHT`]).
-    Influence,
-    /// [`Guessing::blend`].
-    Blend,
-    /// [`Guessing::skip_dead`].
-    Dead,
-    /// [`Guessing::off_frontier`] (on: [`OFF_FRONTIER_CANDIDATES`]).
-    OffFrontierCap,
-    /// [`Guessing::isolated`].
-    Isolated,
-    /// [`Guessing::third_move`].
-    ThirdMove,
-}
-
-impl Lead {
-    /// Every refinement, in the order of [`Guessing`]'s fields.
-    pub const ALL: [Lead; 7] = [
-        Lead::FreeFifties,
-        Lead::Influence,
-        Lead::Blend,
-        Lead::Dead,
-        Lead::OffFrontierCap,
-        Lead::Isolated,
-        Lead::ThirdMove,
-    ];
-
-    /// Its name: `free-fifties`, `influence`, `blend`, `dead`,
-    /// `off-frontier-cap`, `isolated`, `third-move`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Lead::FreeFifties => "free-fifties",
-            Lead::Influence => "influence",
-            Lead::Blend => "blend",
-            Lead::Dead => "dead",
-            Lead::OffFrontierCap => "off-frontier-cap",
-            Lead::Isolated => "isolated",
-            Lead::ThirdMove => "third-move",
-        }
-    }
-
-    /// The refinement called `name` ([`Lead::name`]), if any.
-    pub fn from_name(name: &str) -> Option<Lead> {
-        Lead::ALL.into_iter().find(|l| l.name() == name)
-    }
-
-    /// Whether `guessing` has it on.
-    pub fn is_on(self, guessing: &Guessing) -> bool {
-        match self {
-            Lead::FreeFifties => guessing.free_fifties,
-            Lead::Influence => guessing.influence > 0.0,
-            Lead::Blend => guessing.blend,
-            Lead::Dead => guessing.skip_dead,
-            Lead::OffFrontierCap => guessing.off_frontier.is_some(),
-            Lead::Isolated => guessing.isolated,
-            Lead::ThirdMove => guessing.third_move,
-        }
-    }
-
-    /// Whether [`Guessing::default`] has it on: then it can be turned off
-    /// (`sapper play --without`), else on (`--with`).
-    pub fn on_by_default(self) -> bool {
-        self.is_on(&Guessing::default())
-    }
-}
-
-impl Guessing {
-    /// Turns `lead` on (as in [`Guessing::default`] where it is on by
-    /// default) or off.
-    pub fn set(&mut self, lead: Lead, on: bool) {
-        match lead {
-            Lead::FreeFifties => self.free_fifties = on,
-            Lead::Influence => self.influence = if on { INFLUENCE_WEIGHT } else { 0.0 },
-            Lead::Blend => self.blend = on,
-            Lead::Dead => self.skip_dead = on,
-            Lead::OffFrontierCap => {
-                self.off_frontier = on.then_some(OFF_FRONTIER_CANDIDATES);
-            }
-            Lead::Isolated => self.isolated = on,
-            Lead::ThirdMove => self.third_move = on,
-        }
-    }
-}
 
 /// The guess of `policy` on `board` (whose probabilities are computed)
 /// that looks at this position only.
@@ -335,7 +176,7 @@ fn candidates_of(
             .total_cmp(&risk_of(b))
             .then_with(|| informed_key(board, a).cmp(&informed_key(board, b)))
     });
-    if let Some(cap) = guessing.off_frontier {
+    if let Some(cap) = guessing.off_frontier_cap {
         // Cells off the frontier all have one probability and differ only
         // in shape: the first `cap` of them (by Informed's key) stand for
         // all, and the other slots go to frontier cells.
@@ -367,7 +208,7 @@ fn numbers(board: &Board, c: u32) -> std::ops::RangeInclusive<u8> {
 struct Scored {
     score: f64,
     cell: u32,
-    /// It can show one number only and `Guessing::skip_dead` is on.
+    /// It can show one number only and `Guessing::dead` is on.
     dead: bool,
 }
 
@@ -518,7 +359,7 @@ fn three_moves(
         if pruned {
             continue;
         }
-        let dead = guessing.skip_dead && plan.outcomes.len() == 1;
+        let dead = guessing.dead && plan.outcomes.len() == 1;
         let score = safety * sum / plan.total;
         if !dead {
             best_living = best_living.max(score);
@@ -616,7 +457,7 @@ fn look_ahead(
         if pruned || outcomes == 0 {
             continue;
         }
-        let dead = guessing.skip_dead && outcomes == 1;
+        let dead = guessing.dead && outcomes == 1;
         let score = safety * rated_sum / counted;
         if !dead {
             best_living = best_living.max(score);
@@ -731,7 +572,7 @@ mod tests {
             }
             sum += weigh(part) * rated;
         }
-        Some((sum / weigh(set), guessing.skip_dead && groups.len() == 1))
+        Some((sum / weigh(set), guessing.dead && groups.len() == 1))
     }
 
     /// On random small positions, two and three moves deep, the look-ahead

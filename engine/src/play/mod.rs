@@ -70,16 +70,16 @@ pub mod guess;
 pub mod isolated;
 #[cfg(test)]
 mod referee;
+mod refinements;
 
 #[doc(hidden)]
 pub use endgame::{Endgame, ExactGuess, ENDGAME_BYTES, ENDGAME_STATES};
 pub use endgame::{ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS};
-pub use guess::{Guessing, Lead};
 #[doc(hidden)]
-pub use guess::{
-    INFLUENCE_WEIGHT, OFF_FRONTIER_CANDIDATES, SECOND_SAFETY_CANDIDATES, SECOND_SAFETY_SPREAD,
-    THIRD_MOVE_REPLIES, TOLERANCE,
-};
+pub use guess::{SECOND_SAFETY_CANDIDATES, SECOND_SAFETY_SPREAD, TOLERANCE};
+pub use refinements::{Guessing, Refinement};
+#[doc(hidden)]
+pub use refinements::{INFLUENCE_WEIGHT, OFF_FRONTIER_CANDIDATES, THIRD_MOVE_REPLIES};
 
 /// The most closed cells on which [`Policy::SecondSafety`] looks ahead
 /// (its refinements included): each of the look-ahead's counts walks the
@@ -88,7 +88,7 @@ pub use guess::{
 /// budget on a board of a million closed cells.
 pub const LOOK_AHEAD_CELLS: usize = 40_000;
 
-/// A move: cells to open; `guess` when none of them is proven safe (then
+/// A move: cells to open; `p_mine` when none of them is proven safe (then
 /// `open` holds the one guessed cell and `p_mine` its mine probability).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Move {
@@ -99,7 +99,7 @@ pub struct Move {
     pub flag: Vec<u32>,
     /// On a guess, the guessed cell's mine probability (in `[0, 1]`);
     /// `None` when every cell of `open` is proven safe.
-    pub guess: Option<f64>,
+    pub p_mine: Option<f64>,
     /// What proved the cells of `open` safe (all zero on a guess).
     pub opened_by: BySource,
 }
@@ -249,7 +249,7 @@ impl Player for SapperPlayer<'_> {
             return Ok(Move {
                 open,
                 flag,
-                guess: None,
+                p_mine: None,
                 opened_by,
             });
         }
@@ -261,7 +261,7 @@ impl Player for SapperPlayer<'_> {
             return Ok(Move {
                 open: vec![exact.cell],
                 flag,
-                guess: Some(exact.p_mine),
+                p_mine: Some(exact.p_mine),
                 opened_by: BySource::default(),
             });
         }
@@ -273,7 +273,7 @@ impl Player for SapperPlayer<'_> {
         Ok(Move {
             open: vec![cell],
             flag,
-            guess: Some(p),
+            p_mine: Some(p),
             opened_by: BySource::default(),
         })
     }
@@ -419,7 +419,7 @@ fn play_layout(
     }
     while !game.is_won() {
         let m = player.next_move(&game.position())?;
-        if m.guess.is_some() {
+        if m.p_mine.is_some() {
             record.guesses += 1;
         }
         record.opened_by.merge(&m.opened_by);
