@@ -94,7 +94,7 @@ use std::time::Duration;
 /// another site cannot make the server compute with a form post; no answer
 /// carries a CORS header. While bound to a loopback address the server
 /// answers only requests whose Host is a loopback name (localhost,
-/// 127.0.0.1, [::1], any port); any other Host (a page served under
+/// 127.0.0.1, `[::1]`, any port); any other Host (a page served under
 /// another name: DNS rebinding) gets 403.
 ///
 /// Errors: every failure is answered {"error": "..."}: 400 malformed JSON
