@@ -104,7 +104,7 @@ fn the_engine_answers_every_line_with_cells_only_and_cells_from_zero() {
     // The README's and --help's example: (0,0) safe, two mines.
     assert_eq!(
         answers[0],
-        r#"{"flag":[[0,1],[1,0]],"guess":false,"open":[[0,0]]}"#
+        r#"{"open":[[0,0]],"flag":[[0,1],[1,0]],"guess":false}"#
     );
     assert!(answers[1].contains("line 2: blank line"), "{}", answers[1]);
     assert!(answers[2].contains("line 3: row 0, column 0: unexpected `m`"));
@@ -150,7 +150,10 @@ fn huge_counts_stream_their_first_board_at_once() {
             .spawn()
             .unwrap();
         let (line, waited) = first_line_then_kill(child);
-        assert!(line.starts_with("{\"cols\":9,"), "{count}: {line}");
+        assert!(
+            line.starts_with("{\"rows\":9,\"cols\":9,"),
+            "{count}: {line}"
+        );
         assert!(waited < Duration::from_secs(20), "{count}: {waited:?}");
     }
     sapper(["generate", "--count", "-1"])
