@@ -485,27 +485,6 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-/// Every event kind, to read a kind back from its short name.
-const KINDS: [EventKind; 17] = [
-    EventKind::Move,
-    EventKind::LeftPress,
-    EventKind::LeftRelease,
-    EventKind::RightPress,
-    EventKind::RightRelease,
-    EventKind::MiddlePress,
-    EventKind::MiddleRelease,
-    EventKind::PreFlag,
-    EventKind::BothPress,
-    EventKind::LeftToggle,
-    EventKind::RightToggle,
-    EventKind::MiddleToggle,
-    EventKind::ShiftLeftPress,
-    EventKind::Restart,
-    EventKind::Win,
-    EventKind::Fail,
-    EventKind::Error,
-];
-
 /// The item `key` of `dict`, a `sapper.InputError` naming `at` if absent.
 fn item<'py>(dict: &Bound<'py, PyDict>, key: &str, at: &str) -> PyResult<Bound<'py, PyAny>> {
     dict.get_item(key)?
@@ -612,11 +591,11 @@ fn replay_of_dict(dict: &Bound<'_, PyDict>) -> PyResult<Replay> {
             .map_err(|_| input_error(format!("{at}: expected a dict, got {}", type_name(&e))))?;
         let kind = item(e, "kind", &at)?;
         let code: String = kind.extract().unwrap_or_default();
-        let kind = *KINDS.iter().find(|k| k.code() == code).ok_or_else(|| {
+        let kind = EventKind::from_code(&code).ok_or_else(|| {
             input_error(format!(
                 "{at}[\"kind\"] = {}: not an event kind (expected one of {})",
                 kind.repr().map(|r| r.to_string()).unwrap_or_default(),
-                KINDS.map(EventKind::code).join(", ")
+                EventKind::ALL.map(EventKind::code).join(", ")
             ))
         })?;
         events.push(ReplayEvent {

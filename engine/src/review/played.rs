@@ -801,24 +801,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(k, &(code, cell))| {
-                let kind = [
-                    EventKind::Move,
-                    EventKind::LeftPress,
-                    EventKind::LeftRelease,
-                    EventKind::RightPress,
-                    EventKind::RightRelease,
-                    EventKind::MiddlePress,
-                    EventKind::MiddleRelease,
-                    EventKind::PreFlag,
-                    EventKind::BothPress,
-                    EventKind::LeftToggle,
-                    EventKind::RightToggle,
-                    EventKind::MiddleToggle,
-                    EventKind::ShiftLeftPress,
-                ]
-                .into_iter()
-                .find(|k| k.code() == code)
-                .unwrap();
+                let kind = EventKind::from_code(code).unwrap();
                 let (x, y) = match cell {
                     Some((r, c)) => (c as i32 * PX + 3, r as i32 * PX + 5),
                     None => (-4, 7),

@@ -312,6 +312,32 @@ pub enum EventKind {
 }
 
 impl EventKind {
+    /// Every kind, mouse events then game signals.
+    pub const ALL: [EventKind; 17] = [
+        EventKind::Move,
+        EventKind::LeftPress,
+        EventKind::LeftRelease,
+        EventKind::RightPress,
+        EventKind::RightRelease,
+        EventKind::MiddlePress,
+        EventKind::MiddleRelease,
+        EventKind::PreFlag,
+        EventKind::BothPress,
+        EventKind::LeftToggle,
+        EventKind::RightToggle,
+        EventKind::MiddleToggle,
+        EventKind::ShiftLeftPress,
+        EventKind::Restart,
+        EventKind::Win,
+        EventKind::Fail,
+        EventKind::Error,
+    ];
+
+    /// The kind whose short name ([`EventKind::code`]) is `code`, if any.
+    pub fn from_code(code: &str) -> Option<EventKind> {
+        EventKind::ALL.into_iter().find(|k| k.code() == code)
+    }
+
     /// The short name: `mv`, `lc`, `lr`, `rc`, `rr`, `mc`, `mr`, `pf`,
     /// `cc`, `l`, `r`, `m`, `sc`, and for signals `replay`, `win`, `fail`,
     /// `error` (ms_toollib's names).
