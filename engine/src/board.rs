@@ -279,44 +279,72 @@ impl Board {
     }
 
     /// Every cell's [`Around`] word, built direction by direction: for
-    /// direction `d`, each cell whose neighbour that way is inside adds
-    /// that neighbour's word (`UNKNOWN` and the mask bit `d` if it is
-    /// closed, `MINE` if it is a flag). Row slices, no branch on a cell's
-    /// kind: in a played position open and closed cells alternate without
-    /// a pattern, so such a branch mispredicts often (a third of
-    /// `Board::new`'s time on an expert position; docs/performance-log.md).
+    /// direction `d`, each cell adds its neighbour's word that way
+    /// (`UNKNOWN` and the mask bit `d` if it is closed, `MINE` if it is a
+    /// flag). The words are laid out with a border of open cells around
+    /// the grid, so that each direction is one pass over the whole padded
+    /// grid, shifted by a fixed offset: no bounds per row, no branch on a
+    /// cell's kind (in a played position open and closed cells alternate
+    /// without a pattern, so such a branch mispredicts often: a third of
+    /// `Board::new`'s time on an expert position; docs/performance-log.md),
+    /// and passes long enough for the vector unit.
     fn count_around(grid: Grid, cells: &[Cell]) -> Vec<u32> {
         let (h, w) = (grid.h, grid.w);
-        let base: Vec<u32> = cells
-            .iter()
-            .map(|c| match c {
-                Cell::Unknown => Around::UNKNOWN,
-                Cell::Mine => Around::MINE,
-                _ => 0,
-            })
-            .collect();
-        let mut around = vec![0u32; cells.len()];
-        for (d, &(dr, dc)) in DIRECTIONS.iter().enumerate() {
-            let mask = Around::closed(d);
-            // The columns whose neighbour in this direction is inside.
-            let (c0, c1) = (usize::from(dc < 0), w - usize::from(dc > 0));
-            if c0 >= c1 {
-                continue;
-            }
-            for r in 0..h {
-                let Some(rr) = r.checked_add_signed(dr).filter(|&rr| rr < h) else {
-                    continue;
+        if cells.is_empty() {
+            return Vec::new();
+        }
+        // Padded rows of `w + 2` cells, with an open row above and below
+        // and one open word before all (the up-left neighbour of the
+        // first border cell): the cell (r, c) is at `1 + (r + 1) * pw + c + 1`.
+        let pw = w + 2;
+        let mut base = vec![0u32; (h + 2) * pw + 2];
+        for (r, row) in cells.chunks_exact(w).enumerate() {
+            let start = 1 + (r + 1) * pw + 1;
+            for (b, c) in base[start..start + w].iter_mut().zip(row) {
+                *b = match c {
+                    Cell::Unknown => Around::UNKNOWN,
+                    Cell::Mine => Around::MINE,
+                    _ => 0,
                 };
-                let to = &mut around[r * w + c0..r * w + c1];
-                let from_start = (rr * w + c0).wrapping_add_signed(dc);
-                let from = &base[from_start..from_start + (c1 - c0)];
-                for (a, &b) in to.iter_mut().zip(from) {
-                    // `b & 1` is 1 exactly for a closed neighbour.
-                    *a += b + (b & Around::UNKNOWN) * mask;
-                }
             }
         }
+        // The words of the padded rows 1..=h, border columns included (and
+        // dropped at the end): the word `j` is the padded cell `pw + j`.
+        let mut padded = vec![0u32; h * pw];
+        for (d, &(dr, dc)) in DIRECTIONS.iter().enumerate() {
+            let mask = Around::closed(d);
+            // Its neighbour `(dr, dc)` away is at `1 + pw + j + dr * pw + dc`.
+            let start = (1 + pw).wrapping_add_signed(dr * pw as isize + dc);
+            let from = &base[start..start + h * pw];
+            for (a, &b) in padded.iter_mut().zip(from) {
+                // `b & 1` is 1 exactly for a closed neighbour, so its
+                // negation is all ones then: an and, not a multiply, which
+                // the baseline x86-64 vector unit does four lanes at a time.
+                *a += b + ((b & Around::UNKNOWN).wrapping_neg() & mask);
+            }
+        }
+        let mut around = Vec::with_capacity(cells.len());
+        for row in padded.chunks_exact(pw) {
+            around.extend_from_slice(&row[1..=w]);
+        }
         around
+    }
+
+    /// Whether every revealed number fits its neighbours on its own: at
+    /// least its flags, at most its flags and closed neighbours (which
+    /// also keeps it within its neighbours). Read from the neighbourhood
+    /// words, without a branch per cell.
+    pub(crate) fn numbers_fit(&self) -> bool {
+        let mut misfit = false;
+        for (&c, &word) in self.cells.iter().zip(&self.around) {
+            let (closed, flags) = (word & 0xFF, word >> 8 & 0xFF);
+            let n = match c {
+                Cell::Revealed(n) => u32::from(n),
+                _ => flags, // fits whatever surrounds it
+            };
+            misfit |= n < flags || n > flags + closed;
+        }
+        !misfit
     }
 
     /// Every cell `Unknown`: [`Board::new`] without its per-neighbour

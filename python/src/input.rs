@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFrozenSet, PyList, PySet, PyString};
-use sapper_engine::{Error as EngineError, FirstClick, InputError, Level, Position};
+use sapper_engine::{Board, Error as EngineError, FirstClick, InputError, Level, Position};
 
 /// The most cells of a board, the engine's limit on every surface
 /// (checked here too, so that an oversized input is refused before it is
@@ -159,19 +159,15 @@ pub fn read_board(board: &Bound<'_, PyAny>) -> PyResult<BoardInput> {
 /// else through [`cell_code`].
 fn read_list_row(list: &Bound<'_, PyList>, r: usize, codes: &mut Vec<i32>) -> PyResult<()> {
     let py = list.py();
-    codes.reserve(list.len());
+    let mut len = list.len();
+    codes.reserve(len);
     let mut c = 0;
-    loop {
-        // The length is read again at every item: the slow path below may
-        // run Python code (an `__index__`) that changes the list.
-        if c >= list.len() {
-            return Ok(());
-        }
+    while c < len {
         // SAFETY: the GIL is held and `c` is within the list, whose
         // reference `list` keeps alive; `PyList_GetItem` checks the index
         // again. The borrowed item is used only until the next Python code
         // can run: `PyLong_CheckExact` and `PyLong_AsLong` on an exact int
-        // run none.
+        // run none, so the length read before stays true on this path.
         let fast = unsafe {
             let item = ffi::PyList_GetItem(list.as_ptr(), c as ffi::Py_ssize_t);
             if item.is_null() {
@@ -193,10 +189,16 @@ fn read_list_row(list: &Bound<'_, PyList>, r: usize, codes: &mut Vec<i32>) -> Py
             // `c_long`: 64 bits on the platforms the wheel is built for.
             #[allow(clippy::useless_conversion)]
             Some(v) => codes.push(code(i64::from(v), r, c)?),
-            None => codes.push(cell_code(&list.get_item(c)?, r, c)?),
+            None => {
+                codes.push(cell_code(&list.get_item(c)?, r, c)?);
+                // The slow path may have run Python code (an `__index__`)
+                // that changed the list.
+                len = list.len();
+            }
         }
         c += 1;
     }
+    Ok(())
 }
 
 /// Appends the cell codes of row `r`, any iterable of ints, to `codes`.
@@ -546,6 +548,15 @@ pub fn density_arg(density: Option<f64>) -> PyResult<Option<f64>> {
 /// The position of `board`, its total replaced by `mines` when given.
 pub fn position(board: BoardInput, mines: Option<u32>) -> PyResult<Position> {
     position_of(board, mines).map_err(engine_error)
+}
+
+/// The board of `board`, checked as [`position_of`] checks it: codes go
+/// straight to the board in one pass, text through its position.
+pub fn board_of(board: BoardInput, mines: Option<u32>) -> Result<Board, EngineError> {
+    match board {
+        BoardInput::Codes(c) => Ok(Board::from_codes(c.rows, c.cols, &c.codes, mines)?),
+        text => Ok(Board::from_position(&position_of(text, mines)?)),
+    }
 }
 
 /// [`position`] without Python: callable from any thread.

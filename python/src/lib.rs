@@ -24,8 +24,8 @@ mod replay;
 
 use errors::{engine_error, input_error};
 use input::{
-    density_arg, first_click_arg, mines_arg, names_arg, position, read_board, read_layout,
-    seed_arg, Int,
+    board_of, density_arg, first_click_arg, mines_arg, names_arg, position, read_board,
+    read_layout, seed_arg, Int,
 };
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray2, PyArray3};
@@ -42,7 +42,7 @@ use sapper_engine::report::{AnalysisReport, MoveReport, RowCol};
 use sapper_engine::solver::BySource;
 use sapper_engine::{
     Board, Cell, Counter, Engine, Error, Field, FirstClick, Grid, Level, Method, PlaySettings,
-    PlaySummary, Position,
+    PlaySummary,
 };
 use std::cell::RefCell;
 use std::ops::ControlFlow;
@@ -73,14 +73,9 @@ fn with_counter<T>(engine: &Engine, f: impl FnOnce(&mut Counter) -> T) -> T {
     })
 }
 
-/// Every cell's probability of `position` (NaN for cells not closed).
-fn per_cell(
-    counter: &mut Counter,
-    position: &Position,
-    density: Option<f64>,
-) -> Result<Vec<f64>, Error> {
-    let board = Board::from_position(position);
-    Ok(counter.compute(&board, density)?.per_cell().to_vec())
+/// Every cell's probability on `board` (NaN for cells not closed).
+fn per_cell(counter: &mut Counter, board: &Board, density: Option<f64>) -> Result<Vec<f64>, Error> {
+    Ok(counter.compute(board, density)?.per_cell().to_vec())
 }
 
 /// `per_cell` as an `h × w` float64 array.
@@ -104,12 +99,12 @@ fn probabilities<'py>(
     density: Option<f64>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (mines, density) = (mines_arg(mines.as_ref())?, density_arg(density)?);
-    let position = position(read_board(board)?, mines)?;
+    let board = board_of(read_board(board)?, mines).map_err(engine_error)?;
     let engine = engine()?;
     let values = py
-        .detach(|| with_counter(engine, |c| per_cell(c, &position, density)))
+        .detach(|| with_counter(engine, |c| per_cell(c, &board, density)))
         .map_err(engine_error)?;
-    Ok(grid_array(py, position.grid, values))
+    Ok(grid_array(py, board.grid(), values))
 }
 
 /// The exact number of mine layouts that fit `board` with `mines` mines in
@@ -121,8 +116,8 @@ fn count_layouts<'py>(
     board: &Bound<'py, PyAny>,
     mines: Option<Int>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let position = position(read_board(board)?, mines_arg(mines.as_ref())?)?;
-    if position.total_mines.is_none() {
+    let board = board_of(read_board(board)?, mines_arg(mines.as_ref())?).map_err(engine_error)?;
+    if board.total_mines().is_none() {
         return Err(input_error(
             "count_layouts needs the total number of mines: give mines=N",
         ));
@@ -131,7 +126,7 @@ fn count_layouts<'py>(
     let bytes = py
         .detach(|| {
             with_counter(engine, |c| -> Result<Vec<u8>, Error> {
-                c.compute(&Board::from_position(&position), None)?;
+                c.compute(&board, None)?;
                 Ok(c.layouts()?.to_bytes_le())
             })
         })

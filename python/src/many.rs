@@ -9,7 +9,7 @@
 
 use crate::errors::{engine_error, input_error};
 use crate::input::{
-    check_board_shape, density_arg, mines_arg, position_of, read_board, type_name, BoardInput, Int,
+    board_of, check_board_shape, density_arg, mines_arg, read_board, type_name, BoardInput, Int,
     IntArray, IntView,
 };
 use crate::pool::interruptible;
@@ -118,9 +118,9 @@ pub fn probabilities_many<'py>(
                         Ready::Read(b) => b,
                         Ready::View(v) => BoardInput::Codes(v.codes()?),
                     };
-                    let position = position_of(board, total)?;
-                    let values = per_cell(counter, &position, density)?;
-                    Ok((position.grid, values))
+                    let board = board_of(board, total)?;
+                    let values = per_cell(counter, &board, density)?;
+                    Ok((board.grid(), values))
                 },
             )
             .collect()

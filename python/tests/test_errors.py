@@ -224,3 +224,26 @@ def test_bad_layouts():
         sapper.is_solvable(["??"], 0, 0)
     with pytest.raises(ValueError):
         sapper.is_solvable(good, -1, 0)
+
+
+class _Shrinks:
+    """A cell code whose `__index__` empties the row it sits in."""
+
+    def __init__(self, row, value):
+        self.row, self.value = row, value
+
+    def __index__(self):
+        self.row.clear()
+        return self.value
+
+
+def test_a_row_emptied_while_it_is_read_is_read_as_it_stood_then_and_called_ragged():
+    row = [10, 1, 10, 10]
+    row[1] = _Shrinks(row, 1)
+    with pytest.raises(sapper.InputError, match="ragged"):
+        sapper.probabilities([[10, 10, 10, 10], row], mines=1)
+    # Alone, the row reads as the two codes read before it emptied.
+    row = [10, 1, 10, 10]
+    row[1] = _Shrinks(row, 1)
+    p = sapper.probabilities([row], mines=1)
+    assert p.shape == (1, 2)

@@ -14,8 +14,9 @@
 //! count from 0 in every message. Any other code is an error naming its
 //! cell.
 
-use crate::board::{Cell, Field, Position};
+use crate::board::{Board, Cell, Field, Position};
 use crate::error::InputError;
+use crate::formats::position::{impossible_number, total_problem};
 use crate::grid::Grid;
 
 /// A revealed number `n` is the code `n` (0–8).
@@ -53,6 +54,69 @@ fn check_shape(rows: usize, cols: usize, len: usize) -> Result<Grid, InputError>
     Ok(Grid::new(rows, cols))
 }
 
+/// The cells of `codes` (row after row, `cols` to a row); an unknown code
+/// is an error naming its cell.
+fn cells_of(cols: usize, codes: &[i32]) -> Result<Vec<Cell>, InputError> {
+    let mut cells = Vec::with_capacity(codes.len());
+    for (i, &code) in codes.iter().enumerate() {
+        cells.push(match code {
+            0..=MAX_NUMBER => Cell::Revealed(code as u8),
+            SAFE => Cell::Safe,
+            CLOSED | QUESTION => Cell::Unknown,
+            FLAG => Cell::Mine,
+            _ => {
+                return Err(InputError::at(
+                    i / cols,
+                    i % cols,
+                    format_args!(
+                        "unknown cell code {code}: expected 0-8 (a number), 9 (known safe), \
+                         10 (closed), 11 (flag) or 12 (question mark)"
+                    ),
+                ))
+            }
+        });
+    }
+    Ok(cells)
+}
+
+impl Board {
+    /// The board of `rows × cols` cell codes, checked as
+    /// [`Position::from_codes`] checks them (the same errors, in the same
+    /// order), without building the position first: the numbers are
+    /// checked against the board's own neighbourhood counts.
+    ///
+    /// ```
+    /// use sapper_engine::{Board, Position};
+    ///
+    /// let b = Board::from_codes(1, 3, &[10, 1, 10], Some(1)).unwrap();
+    /// assert_eq!(b, Board::from_position(&Position::from_codes(1, 3, &[10, 1, 10], Some(1)).unwrap()));
+    /// // A 2 with only two neighbours, one of them open.
+    /// let err = Board::from_codes(1, 3, &[10, 2, 0], None).unwrap_err();
+    /// assert_eq!(err.cell, Some((0, 1)));
+    /// ```
+    pub fn from_codes(
+        rows: usize,
+        cols: usize,
+        codes: &[i32],
+        total_mines: Option<u32>,
+    ) -> Result<Board, InputError> {
+        let grid = check_shape(rows, cols, codes.len())?;
+        let cells = cells_of(cols, codes)?;
+        if let Some(problem) = total_mines.and_then(|t| total_problem(&cells, t)) {
+            return Err(InputError::new(problem));
+        }
+        let board = Board::new(grid, cells, total_mines);
+        if !board.numbers_fit() {
+            // The first misfit and why, worded as the position's check.
+            if let Some((i, problem)) = impossible_number(grid, board.cells()) {
+                let (r, c) = grid.rc(i);
+                return Err(InputError::at(r, c, problem));
+            }
+        }
+        Ok(board)
+    }
+}
+
 impl Position {
     /// The position of `rows × cols` cell codes (row after row; see the
     /// [module doc](self)), with the total number of mines if known.
@@ -73,26 +137,7 @@ impl Position {
         total_mines: Option<u32>,
     ) -> Result<Position, InputError> {
         let grid = check_shape(rows, cols, codes.len())?;
-        let mut cells = Vec::with_capacity(codes.len());
-        for (i, &code) in codes.iter().enumerate() {
-            cells.push(match code {
-                0..=MAX_NUMBER => Cell::Revealed(code as u8),
-                SAFE => Cell::Safe,
-                CLOSED | QUESTION => Cell::Unknown,
-                FLAG => Cell::Mine,
-                _ => {
-                    return Err(InputError::at(
-                        i / cols,
-                        i % cols,
-                        format_args!(
-                            "unknown cell code {code}: expected 0-8 (a number), 9 (known safe), \
-                             10 (closed), 11 (flag) or 12 (question mark)"
-                        ),
-                    ))
-                }
-            });
-        }
-        Position::checked(grid, cells, total_mines)
+        Position::checked(grid, cells_of(cols, codes)?, total_mines)
     }
 
     /// The cell codes of the position, row after row.
@@ -166,5 +211,76 @@ impl Field {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The board [`Board::from_codes`] should give: through the position,
+    /// whose checks are written cell by cell.
+    fn through_position(
+        rows: usize,
+        cols: usize,
+        codes: &[i32],
+        total: Option<u32>,
+    ) -> Result<Board, InputError> {
+        Position::from_codes(rows, cols, codes, total).map(|p| Board::from_position(&p))
+    }
+
+    fn agree(rows: usize, cols: usize, codes: &[i32], total: Option<u32>) {
+        let direct = Board::from_codes(rows, cols, codes, total);
+        let oracle = through_position(rows, cols, codes, total);
+        match (&direct, &oracle) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{codes:?} total {total:?}"),
+            (Err(a), Err(b)) => assert_eq!(
+                (a.to_string(), a.cell),
+                (b.to_string(), b.cell),
+                "{codes:?} total {total:?}"
+            ),
+            _ => panic!("{codes:?} total {total:?}: {direct:?} against {oracle:?}"),
+        }
+    }
+
+    #[test]
+    fn every_two_by_three_board_is_read_as_its_position_reads_it() {
+        // Numbers that fit and that cannot, known safe, closed, flags and
+        // an unknown code, in every arrangement.
+        const CODES: [i32; 7] = [0, 1, 3, 9, 10, 11, 13];
+        let mut codes = [0i32; 6];
+        for mut k in 0..CODES.len().pow(6) {
+            for c in codes.iter_mut() {
+                *c = CODES[k % CODES.len()];
+                k /= CODES.len();
+            }
+            for total in [None, Some(0), Some(2)] {
+                agree(2, 3, &codes, total);
+            }
+        }
+    }
+
+    #[test]
+    fn larger_drawn_boards_are_read_as_their_positions_read_them() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for _ in 0..4000 {
+            let (rows, cols) = (1 + next(6) as usize, 1 + next(7) as usize);
+            let codes: Vec<i32> = (0..rows * cols)
+                .map(|_| match next(10) {
+                    0..=3 => 10,
+                    4 => 11,
+                    5 => 9,
+                    _ => next(5) as i32,
+                })
+                .collect();
+            let total = [None, Some(next(8) as u32)][next(2) as usize];
+            agree(rows, cols, &codes, total);
+        }
     }
 }
