@@ -565,7 +565,9 @@ impl Packed {
             return Err(e);
         }
         // Components along the breadth-first order from their lowest
-        // cell, as `component.rs` builds them.
+        // cell, as `component.rs` builds them: all of them first, so that
+        // one the packed programme cannot hold is refused before any
+        // forward pass is spent on the others.
         s.by_cell.sort_unstable();
         let mut fresh: Vec<Arc<Part>> = Vec::new();
         let mut result = Ok(());
@@ -575,32 +577,38 @@ impl Packed {
                 continue;
             }
             let mut part = self.spare.pop().unwrap_or_default();
-            let part_mut = match Arc::get_mut(&mut part) {
-                Some(p) => p,
-                None => {
-                    part = Arc::default();
-                    Arc::get_mut(&mut part).expect("a new part is not shared")
-                }
-            };
-            let step = component(s, v, part_mut).and_then(|()| {
-                forward(s, part_mut)?;
-                budget.check_bytes(part_mut.bytes(), || describe(part_mut, board))?;
-                ticks.tick(part_mut.succ.len() as u64, budget, || {
-                    describe(part_mut, board)
-                })?;
-                part_mut.fixed.clear();
-                if part_mut.counts().1.len() == 1 {
-                    // A fixed count: its outside weight is 1 whatever the
-                    // rest holds.
-                    let groups = backward(part_mut, &[1.0], 0.0, &mut s.here, &mut s.later);
-                    part_mut.fixed.extend(groups.iter().map(probability));
-                }
-                Ok(())
-            });
+            if Arc::get_mut(&mut part).is_none() {
+                part = Arc::default();
+            }
+            let part_mut = Arc::get_mut(&mut part).expect("a new part is not shared");
+            let step = component(s, v, part_mut);
             fresh.push(part);
             if let Err(e) = step {
                 result = Err(e);
                 break;
+            }
+        }
+        if result.is_ok() {
+            for part in fresh.iter_mut() {
+                let part_mut = Arc::get_mut(part).expect("a part just built is not shared");
+                let step = forward(s, part_mut).and_then(|()| {
+                    budget.check_bytes(part_mut.bytes(), || describe(part_mut, board))?;
+                    ticks.tick(part_mut.succ.len() as u64, budget, || {
+                        describe(part_mut, board)
+                    })?;
+                    part_mut.fixed.clear();
+                    if part_mut.counts().1.len() == 1 {
+                        // A fixed count: its outside weight is 1 whatever
+                        // the rest holds.
+                        let groups = backward(part_mut, &[1.0], 0.0, &mut s.here, &mut s.later);
+                        part_mut.fixed.extend(groups.iter().map(probability));
+                    }
+                    Ok(())
+                });
+                if let Err(e) = step {
+                    result = Err(e);
+                    break;
+                }
             }
         }
         reset(s);
