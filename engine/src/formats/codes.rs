@@ -16,7 +16,7 @@
 
 use crate::board::{Board, Cell, Field, Position};
 use crate::error::InputError;
-use crate::formats::position::{impossible_number, total_problem};
+use crate::formats::position::{impossible_number, total_problem_of};
 use crate::grid::Grid;
 
 /// A revealed number `n` is the code `n` (0–8).
@@ -59,25 +59,35 @@ fn check_shape(rows: usize, cols: usize, len: usize) -> Result<Grid, InputError>
 fn cells_of(cols: usize, codes: &[i32]) -> Result<Vec<Cell>, InputError> {
     let mut cells = Vec::with_capacity(codes.len());
     for (i, &code) in codes.iter().enumerate() {
-        cells.push(match code {
-            0..=MAX_NUMBER => Cell::Revealed(code as u8),
-            SAFE => Cell::Safe,
-            CLOSED | QUESTION => Cell::Unknown,
-            FLAG => Cell::Mine,
-            _ => {
-                return Err(InputError::at(
-                    i / cols,
-                    i % cols,
-                    format_args!(
-                        "unknown cell code {code}: expected 0-8 (a number), 9 (known safe), \
-                         10 (closed), 11 (flag) or 12 (question mark)"
-                    ),
-                ))
-            }
-        });
+        let Some(&cell) = usize::try_from(code).ok().and_then(|k| CELL_OF.get(k)) else {
+            return Err(InputError::at(
+                i / cols,
+                i % cols,
+                format_args!(
+                    "unknown cell code {code}: expected 0-8 (a number), 9 (known safe), \
+                     10 (closed), 11 (flag) or 12 (question mark)"
+                ),
+            ));
+        };
+        cells.push(cell);
     }
     Ok(cells)
 }
+
+/// The cell of each code of a position, by code.
+const CELL_OF: [Cell; QUESTION as usize + 1] = {
+    let mut table = [Cell::Unknown; QUESTION as usize + 1];
+    let mut n = 0;
+    while n <= MAX_NUMBER {
+        table[n as usize] = Cell::Revealed(n as u8);
+        n += 1;
+    }
+    table[SAFE as usize] = Cell::Safe;
+    table[CLOSED as usize] = Cell::Unknown;
+    table[FLAG as usize] = Cell::Mine;
+    table[QUESTION as usize] = Cell::Unknown;
+    table
+};
 
 impl Board {
     /// The board of `rows × cols` cell codes, checked as
@@ -101,11 +111,11 @@ impl Board {
         total_mines: Option<u32>,
     ) -> Result<Board, InputError> {
         let grid = check_shape(rows, cols, codes.len())?;
-        let cells = cells_of(cols, codes)?;
-        if let Some(problem) = total_mines.and_then(|t| total_problem(&cells, t)) {
+        let board = Board::new(grid, cells_of(cols, codes)?, total_mines);
+        let (flags, closed) = (board.known_mines(), board.unknown_count());
+        if let Some(problem) = total_mines.and_then(|t| total_problem_of(flags, closed, t)) {
             return Err(InputError::new(problem));
         }
-        let board = Board::new(grid, cells, total_mines);
         if !board.numbers_fit() {
             // The first misfit and why, worded as the position's check.
             if let Some((i, problem)) = impossible_number(grid, board.cells()) {
@@ -244,6 +254,27 @@ mod tests {
     }
 
     #[test]
+    fn every_code_is_read_as_the_table_of_the_module_doc_says() {
+        for code in (-3..=15).chain([i32::MIN, i32::MAX]) {
+            let expected = match code {
+                0..=8 => Some(Cell::Revealed(code as u8)),
+                9 => Some(Cell::Safe),
+                10 | 12 => Some(Cell::Unknown),
+                11 => Some(Cell::Mine),
+                _ => None,
+            };
+            let read = cells_of(1, &[code]);
+            assert_eq!(read.as_ref().ok().map(|c| c[0]), expected, "code {code}");
+            if let Err(e) = read {
+                assert!(
+                    e.to_string().contains(&format!("unknown cell code {code}")),
+                    "{e}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_two_by_three_board_is_read_as_its_position_reads_it() {
         // Numbers that fit and that cannot, known safe, closed, flags and
         // an unknown code, in every arrangement.
@@ -272,10 +303,11 @@ mod tests {
         for _ in 0..4000 {
             let (rows, cols) = (1 + next(6) as usize, 1 + next(7) as usize);
             let codes: Vec<i32> = (0..rows * cols)
-                .map(|_| match next(10) {
-                    0..=3 => 10,
-                    4 => 11,
-                    5 => 9,
+                .map(|_| match next(40) {
+                    0..=15 => 10,
+                    16..=19 => 11,
+                    20..=23 => 9,
+                    24 => [-1, 12, 13, i32::MIN][next(4) as usize],
                     _ => next(5) as i32,
                 })
                 .collect();

@@ -196,6 +196,11 @@ pub fn parse_position(path: &Path, text: &str) -> Result<Position, FormatError> 
 /// flags are mines, and every other mine is under a closed cell.
 pub(crate) fn total_problem(cells: &[Cell], total: u32) -> Option<String> {
     let (flags, closed) = flags_and_closed(cells);
+    total_problem_of(flags, closed, total)
+}
+
+/// [`total_problem`] of a grid with `flags` flags and `closed` closed cells.
+pub(crate) fn total_problem_of(flags: u32, closed: u32, total: u32) -> Option<String> {
     let (flags, closed) = (u64::from(flags), u64::from(closed));
     // The flags are mines, so the total is at least their number…
     if (total as u64) < flags {
