@@ -375,15 +375,7 @@ fn a_replay_serialises_as_its_board_header_and_events_in_the_documented_order() 
         ReplayHeader {
             player: Some("Ann".into()),
             started: Some(Timestamp::UnixMicros(1_725_048_701_386_418)),
-            ended: Some(Timestamp::Local {
-                year: 2016,
-                month: 3,
-                day: 9,
-                hour: 8,
-                minute: 5,
-                second: 6,
-                millis: 7,
-            }),
+            ended: Some(Timestamp::Text("18.10.2022.20:15:35:6606".into())),
             level: Some(LevelName::Custom),
             mode: Some(GameMode::Other(99)),
             completed: Some(false),
@@ -407,7 +399,7 @@ fn a_replay_serialises_as_its_board_header_and_events_in_the_documented_order() 
     let header = concat!(
         r#""header":{"player":"Ann","nickname":null,"race":null,"country":null,"#,
         r#""program":null,"program_version":null,"#,
-        r#""started":"2024-08-30T20:11:41.386418Z","ended":"2016-03-09T08:05:06.007","#,
+        r#""started":"2024-08-30T20:11:41.386418Z","ended":"18.10.2022.20:15:35:6606","#,
         r#""level":"custom","mode":"other 99","no_flags":null,"question_marks":null,"#,
         r#""recorded_time_ms":null,"recorded_bbbv":2,"completed":false,"#,
         r#""official":null,"fair":null},"#
