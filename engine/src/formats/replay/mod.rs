@@ -621,35 +621,6 @@ pub(crate) fn check_shape(
     Ok(())
 }
 
-/// Sets mine `(row, col)` in a row-major layout of `cols` columns, refusing
-/// a mine off the board or listed twice; `at` is its byte offset, `k` its
-/// 1-based number in the file.
-pub(crate) fn place_mine(
-    path: &Path,
-    mines: &mut [bool],
-    rows: usize,
-    cols: usize,
-    (row, col): (usize, usize),
-    at: usize,
-    k: usize,
-) -> Result<(), FormatError> {
-    if row >= rows || col >= cols {
-        return Err(FormatError::at_byte(
-            path,
-            at as u64,
-            format!("mine {k} at row {row}, column {col} is off the {rows}×{cols} board"),
-        ));
-    }
-    if std::mem::replace(&mut mines[row * cols + col], true) {
-        return Err(FormatError::at_byte(
-            path,
-            at as u64,
-            format!("mine {k} at row {row}, column {col} is listed twice"),
-        ));
-    }
-    Ok(())
-}
-
 /// The level a board of this size and mine count is, by the standard sizes
 /// (beginner 8×8 or 9×9 with 10 mines).
 pub(crate) fn level_of(rows: usize, cols: usize, mines: usize) -> LevelName {
