@@ -13,6 +13,7 @@
 //! | one game of many | [`GameLine`] | `play --games-json` | — | — |
 //! | solving a field | [`SolveReport`] | `solve --json` | — | — |
 //! | a recorded game | [`Review`](crate::review::Review) (in [`Filed`]) | `review --json` | `/api/review` | `review` |
+//! | a recorded game's content | [`ReplayReport`](crate::review::ReplayReport) | — | — | `read_replay` |
 //! | board metrics | [`Metrics`](crate::metrics::Metrics) | `metrics --json` | — | `metrics` |
 //!
 //! Cells are `[row, col]` from 0 ([`RowCol`]); keys appear in the order of

@@ -10,10 +10,11 @@
 //! offset at fault), a file that cannot be opened an `OSError`
 //! (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`) naming it.
 //!
-//! Answers are converted once with `pythonize`: the review is the engine's
-//! [`Review`] (with [`Filed`] for a path), exactly what `sapper review
-//! --json` prints; the replay and the metrics, which the engine keeps as
-//! plain data, are serialised by the small types of this module.
+//! Answers are the engine's serialisable types, converted once with
+//! `pythonize`: the replay is its [`ReplayReport`], the review its
+//! [`Review`](sapper_engine::review::Review) (with [`Filed`] for a path),
+//! exactly what `sapper review --json` prints, the metrics its
+//! [`Metrics`].
 
 use crate::errors::{engine_error, engine_error_in, input_error};
 use crate::input::{check_board_shape, read_board, type_name, BoardInput, MAX_CELLS};
@@ -21,15 +22,12 @@ use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyMemoryView, PyString};
 use sapper_engine::formats::replay::{
-    parse_replay, EventKind, GameMode, LevelName, Replay, ReplayEvent, ReplayFormat, ReplayHeader,
-    Timestamp, MAX_REPLAY_SIDE,
+    parse_replay, EventKind, Replay, ReplayEvent, ReplayFormat, ReplayHeader, MAX_REPLAY_SIDE,
 };
 use sapper_engine::metrics::Metrics;
-use sapper_engine::report::{Filed, RowCol};
-use sapper_engine::review::{Outcome, PlayedGame};
+use sapper_engine::report::Filed;
+use sapper_engine::review::ReplayReport;
 use sapper_engine::{Field, Grid};
-use serde::ser::{SerializeSeq, SerializeStruct};
-use serde::{Serialize, Serializer};
 use std::path::{Path, PathBuf};
 
 /// The name of replay bytes given without one.
@@ -143,14 +141,8 @@ pub fn read_replay<'py>(
     name: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let replay = load(py, given(source, name)?)?;
-    let game = py.detach(|| PlayedGame::from_replay(&replay));
-    Ok(pythonize::pythonize(
-        py,
-        &ReplayReport {
-            replay: &replay,
-            game: &game,
-        },
-    )?)
+    let report = py.detach(|| ReplayReport::new(&replay));
+    Ok(pythonize::pythonize(py, &report)?)
 }
 
 /// The object `sapper review --json` prints for the game: its metrics,
@@ -309,180 +301,6 @@ fn mines_of_text(text: &str) -> Result<(Grid, Vec<bool>), String> {
         ));
     }
     Ok((Grid::new(rows, cols), mines))
-}
-
-/// A replay and the game its events play, serialised for `read_replay`.
-struct ReplayReport<'a> {
-    replay: &'a Replay,
-    game: &'a PlayedGame,
-}
-
-impl Serialize for ReplayReport<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (r, g) = (self.replay, self.game);
-        let board: Vec<String> = r
-            .mines
-            .chunks(r.cols.max(1))
-            .map(|row| row.iter().map(|&m| if m { '*' } else { '.' }).collect())
-            .collect();
-        let outcome = match g.outcome {
-            Outcome::Won { .. } => "won",
-            Outcome::Lost { .. } => "lost",
-            Outcome::Unfinished => "unfinished",
-        };
-        let mut st = s.serialize_struct("Replay", 11)?;
-        st.serialize_field("format", r.format.name())?;
-        st.serialize_field("version", &r.version)?;
-        st.serialize_field("rows", &r.rows)?;
-        st.serialize_field("cols", &r.cols)?;
-        st.serialize_field("mines", &r.mine_count())?;
-        st.serialize_field("board", &board)?;
-        st.serialize_field("cell_px", &r.cell_px)?;
-        st.serialize_field("header", &HeaderReport(&r.header))?;
-        st.serialize_field("events", &Events(r))?;
-        st.serialize_field("outcome", outcome)?;
-        st.serialize_field("time", &(g.time_ms as f64 / 1000.0))?;
-        st.end()
-    }
-}
-
-/// Every event of a replay.
-struct Events<'a>(&'a Replay);
-
-impl Serialize for Events<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.0.events.len()))?;
-        for e in &self.0.events {
-            seq.serialize_element(&EventReport {
-                event: e,
-                cell: self.0.event_cell(e).map(RowCol::from),
-            })?;
-        }
-        seq.end()
-    }
-}
-
-/// `{"time_ms", "kind", "x", "y", "cell"}`.
-struct EventReport<'a> {
-    event: &'a ReplayEvent,
-    cell: Option<RowCol>,
-}
-
-impl Serialize for EventReport<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let e = self.event;
-        let mut st = s.serialize_struct("Event", 5)?;
-        st.serialize_field("time_ms", &e.time_ms)?;
-        st.serialize_field("kind", e.kind.code())?;
-        st.serialize_field("x", &e.x)?;
-        st.serialize_field("y", &e.y)?;
-        st.serialize_field("cell", &self.cell)?;
-        st.end()
-    }
-}
-
-/// The header's fields, `None` where the file has none.
-struct HeaderReport<'a>(&'a ReplayHeader);
-
-impl Serialize for HeaderReport<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let h = self.0;
-        let mut st = s.serialize_struct("Header", 17)?;
-        st.serialize_field("player", &h.player)?;
-        st.serialize_field("nickname", &h.nickname)?;
-        st.serialize_field("race", &h.race)?;
-        st.serialize_field("country", &h.country)?;
-        st.serialize_field("program", &h.program)?;
-        st.serialize_field("program_version", &h.program_version)?;
-        st.serialize_field("started", &h.started.as_ref().map(timestamp))?;
-        st.serialize_field("ended", &h.ended.as_ref().map(timestamp))?;
-        st.serialize_field("level", &h.level.map(level_name))?;
-        st.serialize_field("mode", &h.mode.map(mode_name))?;
-        st.serialize_field("no_flags", &h.no_flags)?;
-        st.serialize_field("question_marks", &h.question_marks)?;
-        st.serialize_field("recorded_time_ms", &h.recorded_time_ms)?;
-        st.serialize_field("recorded_bbbv", &h.recorded_bbbv)?;
-        st.serialize_field("completed", &h.completed)?;
-        st.serialize_field("official", &h.official)?;
-        st.serialize_field("fair", &h.fair)?;
-        st.end()
-    }
-}
-
-/// `beginner`, `intermediate`, `expert` or `custom`.
-fn level_name(level: LevelName) -> &'static str {
-    match level {
-        LevelName::Beginner => "beginner",
-        LevelName::Intermediate => "intermediate",
-        LevelName::Expert => "expert",
-        LevelName::Custom => "custom",
-    }
-}
-
-/// The mode's name in snake case; a mode number the reader does not know
-/// as `other N`.
-fn mode_name(mode: GameMode) -> String {
-    match mode {
-        GameMode::Standard => "standard".into(),
-        GameMode::Upk => "upk".into(),
-        GameMode::Cheat => "cheat".into(),
-        GameMode::Density => "density".into(),
-        GameMode::Win7 => "win7".into(),
-        GameMode::NoGuessRace => "no_guess_race".into(),
-        GameMode::NoGuessStrong => "no_guess_strong".into(),
-        GameMode::NoGuessWeak => "no_guess_weak".into(),
-        GameMode::NoGuessQuasi => "no_guess_quasi".into(),
-        GameMode::GuessableStrong => "guessable_strong".into(),
-        GameMode::GuessableWeak => "guessable_weak".into(),
-        GameMode::ChordRecursive => "chord_recursive".into(),
-        GameMode::FlagRecursive => "flag_recursive".into(),
-        GameMode::ChordFlagRecursive => "chord_flag_recursive".into(),
-        GameMode::Other(n) => format!("other {n}"),
-    }
-}
-
-/// A timestamp as ISO 8601 text: UTC with microseconds and `Z` for a Unix
-/// time, without a zone (milliseconds) for a wall-clock time; text the
-/// reader did not interpret as it is.
-fn timestamp(t: &Timestamp) -> String {
-    match t {
-        Timestamp::UnixMicros(us) => {
-            let (secs, micros) = (us / 1_000_000, us % 1_000_000);
-            let (days, day_secs) = (secs / 86_400, secs % 86_400);
-            let (y, m, d) = civil_from_days(days as i64);
-            format!(
-                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{micros:06}Z",
-                day_secs / 3600,
-                day_secs / 60 % 60,
-                day_secs % 60
-            )
-        }
-        Timestamp::Local {
-            year,
-            month,
-            day,
-            hour,
-            minute,
-            second,
-            millis,
-        } => format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{millis:03}"),
-        Timestamp::Text(text) => text.clone(),
-    }
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// The item `key` of `dict`, a `sapper.InputError` naming `at` if absent.

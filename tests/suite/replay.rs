@@ -14,11 +14,11 @@
 use crate::util::repo;
 use proptest::prelude::*;
 use sapper_engine::formats::replay::{
-    avf, evf, mvf, parse_replay, rawvf, read_replay, rmv, EventKind, Replay, ReplayEvent,
-    ReplayFormat, MAX_REPLAY_BYTES,
+    avf, evf, mvf, parse_replay, rawvf, read_replay, rmv, EventKind, GameMode, LevelName, Replay,
+    ReplayEvent, ReplayFormat, ReplayHeader, Timestamp, MAX_REPLAY_BYTES,
 };
 use sapper_engine::formats::FormatError;
-use sapper_engine::review::{MoveKind, Outcome, PlayedGame};
+use sapper_engine::review::{MoveKind, Outcome, PlayedGame, ReplayReport};
 use sapper_engine::Cell;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -359,6 +359,96 @@ fn every_move_sees_the_position_its_predecessors_left() {
                 _ => panic!("{rel}: lost on a flag"),
             }
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// As data
+
+#[test]
+fn a_replay_serialises_as_its_board_header_and_events_in_the_documented_order() {
+    let mut replay = Replay::of_clicks(
+        2,
+        3,
+        board_of(&["*..", "..*"]),
+        &[(1, 0)],
+        ReplayHeader {
+            player: Some("Ann".into()),
+            started: Some(Timestamp::UnixMicros(1_725_048_701_386_418)),
+            ended: Some(Timestamp::Text("18.10.2022.20:15:35:6606".into())),
+            level: Some(LevelName::Custom),
+            mode: Some(GameMode::Other(99)),
+            completed: Some(false),
+            recorded_bbbv: Some(2),
+            ..ReplayHeader::default()
+        },
+    );
+    replay.events.push(ReplayEvent {
+        time_ms: 5,
+        kind: EventKind::Move,
+        x: -1,
+        y: 3,
+    });
+    replay.events.push(ReplayEvent {
+        time_ms: 6,
+        kind: EventKind::Win,
+        x: 8,
+        y: 8,
+    });
+    let board = r#""board":["*..","..*"],"cell_px":16,"#;
+    let header = concat!(
+        r#""header":{"player":"Ann","nickname":null,"race":null,"country":null,"#,
+        r#""program":null,"program_version":null,"#,
+        r#""started":"2024-08-30T20:11:41.386418Z","ended":"18.10.2022.20:15:35:6606","#,
+        r#""level":"custom","mode":"other 99","no_flags":null,"question_marks":null,"#,
+        r#""recorded_time_ms":null,"recorded_bbbv":2,"completed":false,"#,
+        r#""official":null,"fair":null},"#
+    );
+    let events = concat!(
+        r#""events":[{"time_ms":0,"kind":"lc","x":8,"y":24,"cell":[1,0]},"#,
+        r#"{"time_ms":0,"kind":"lr","x":8,"y":24,"cell":[1,0]},"#,
+        r#"{"time_ms":5,"kind":"mv","x":-1,"y":3,"cell":null},"#,
+        r#"{"time_ms":6,"kind":"win","x":8,"y":8,"cell":null}]"#
+    );
+    let fields = format!(
+        r#""format":"rawvf","version":"Rev6.1","rows":2,"cols":3,"mines":2,{board}{header}{events}"#
+    );
+    assert_eq!(
+        serde_json::to_string(&replay).unwrap(),
+        format!("{{{fields}}}")
+    );
+    // The click on (1, 0), a 1, opens it and nothing else: unfinished, its
+    // time that of the last mouse event, 5 ms after the click.
+    assert_eq!(
+        serde_json::to_string(&ReplayReport::new(&replay)).unwrap(),
+        format!(r#"{{{fields},"outcome":"unfinished","time":0.005}}"#)
+    );
+}
+
+#[test]
+fn every_real_replay_report_is_the_replay_with_its_games_outcome_and_time() {
+    for (rel, want) in read_by_ms_toollib() {
+        let r = read(rel);
+        let report = ReplayReport::new(&r);
+        let game = PlayedGame::from_replay(&r);
+        assert_eq!(
+            (report.outcome, report.time_ms),
+            (game.outcome, game.time_ms)
+        );
+        let mut json = serde_json::to_value(report).unwrap();
+        let time = json["time"].as_f64().unwrap();
+        assert_eq!((time * 1000.0).round() as u64, want["rtime_ms"], "{rel}");
+        assert_eq!(json["outcome"] == "won", want["won"], "{rel}");
+        assert_eq!(json["board"], want["board"], "{rel}");
+        let events = json["events"].as_array().unwrap();
+        assert_eq!(events.len() as u64, want["events"], "{rel}");
+        for (e, got) in r.events.iter().zip(events) {
+            let cell = r.event_cell(e).map(|(row, col)| [row, col]);
+            assert_eq!(got["cell"], serde_json::json!(cell), "{rel}");
+        }
+        let map = json.as_object_mut().unwrap();
+        assert!(map.remove("outcome").is_some() && map.remove("time").is_some());
+        assert_eq!(json, serde_json::to_value(&r).unwrap(), "{rel}");
     }
 }
 

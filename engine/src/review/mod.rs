@@ -141,6 +141,44 @@ impl Serialize for Review {
     }
 }
 
+/// A recorded game as data, without judging it: the replay's content
+/// ([`Replay`]'s serialisation, see [`crate::formats::replay`]) and the
+/// outcome and time of the game its events play. What Python's
+/// `sapper.read_replay` returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayReport<'a> {
+    /// The replay.
+    pub replay: &'a Replay,
+    /// How the game its events play ended.
+    pub outcome: Outcome,
+    /// That game's time on its timer, milliseconds.
+    pub time_ms: u64,
+}
+
+impl<'a> ReplayReport<'a> {
+    /// `replay`, its events played ([`PlayedGame::from_replay`]).
+    pub fn new(replay: &'a Replay) -> ReplayReport<'a> {
+        let game = PlayedGame::from_replay(replay);
+        ReplayReport {
+            replay,
+            outcome: game.outcome,
+            time_ms: game.time_ms,
+        }
+    }
+}
+
+/// The replay's fields, then `"outcome"` ([`Outcome::name`]) and `"time"`
+/// (seconds on the game's timer).
+impl Serialize for ReplayReport<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("ReplayReport", 11)?;
+        self.replay.serialize_fields(&mut st)?;
+        st.serialize_field("outcome", self.outcome.name())?;
+        st.serialize_field("time", &(self.time_ms as f64 / 1000.0))?;
+        st.end()
+    }
+}
+
 impl Engine {
     /// Reviews a recorded game: its moves replayed
     /// ([`PlayedGame::from_replay`]), each judged on the position the

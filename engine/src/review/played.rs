@@ -154,6 +154,17 @@ pub enum Outcome {
     Unfinished,
 }
 
+impl Outcome {
+    /// `won`, `lost` or `unfinished`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Won { .. } => "won",
+            Outcome::Lost { .. } => "lost",
+            Outcome::Unfinished => "unfinished",
+        }
+    }
+}
+
 /// The clicks of a game, as the community counts them (see the module doc).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Clicks {

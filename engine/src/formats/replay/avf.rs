@@ -19,10 +19,10 @@
 //! first opening click's release. The country, which Arbiter stores behind
 //! a checksum of the board, is not read.
 
-use super::bytes::{utf8_or_legacy_text, Bytes};
+use super::bytes::{utf8_or_legacy_text, Bytes, CellList, Order};
 use super::{
-    check_shape, non_empty, place_mine, EventKind, LevelName, Replay, ReplayEvent, ReplayFormat,
-    ReplayHeader, Timestamp,
+    check_shape, non_empty, EventKind, LevelName, Replay, ReplayEvent, ReplayFormat, ReplayHeader,
+    Timestamp,
 };
 use crate::formats::FormatError;
 use std::path::Path;
@@ -43,15 +43,7 @@ pub fn parse_avf(bytes: &[u8], path: &Path) -> Result<Replay, FormatError> {
             let cols = b.u8("the board's width")? as usize + 1;
             let rows = b.u8("the board's height")? as usize + 1;
             check_shape(path, shape_at, rows, cols)?;
-            let mines_at = b.offset();
-            let mines = b.u16("the mine count")? as usize;
-            if mines > rows * cols {
-                return Err(b.error_at(
-                    mines_at,
-                    format!("{mines} mines do not fit on {rows}×{cols} cells"),
-                ));
-            }
-            (rows, cols, mines, LevelName::Custom)
+            (rows, cols, b.mine_count(rows, cols)?, LevelName::Custom)
         }
         _ => {
             return Err(b.error_at(
@@ -60,23 +52,7 @@ pub fn parse_avf(bytes: &[u8], path: &Path) -> Result<Replay, FormatError> {
             ))
         }
     };
-    let mut mines = vec![false; rows * cols];
-    for k in 0..mine_count {
-        let at = b.offset();
-        let row = b.u8("a mine's row")?;
-        let col = b.u8("a mine's column")?;
-        if row == 0 || col == 0 {
-            return Err(b.error_at(
-                at,
-                format!(
-                    "mine {} at row {row}, column {col}: both count from 1",
-                    k + 1
-                ),
-            ));
-        }
-        let cell = (row as usize - 1, col as usize - 1);
-        place_mine(path, &mut mines, rows, cols, cell, at, k + 1)?;
-    }
+    let mines = b.mines(CellList::mines(Order::RowCol, 1), mine_count, (rows, cols))?;
 
     // The info block: `[L|` with the question-mark byte two before it.
     let from = b.offset();

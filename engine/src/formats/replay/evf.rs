@@ -94,14 +94,7 @@ impl Board {
         let rows = b.u8("the board's height")? as usize;
         let cols = b.u8("the board's width")? as usize;
         check_shape(b.path(), shape_at, rows, cols)?;
-        let mines_at = b.offset();
-        let mine_count = b.u16("the mine count")? as usize;
-        if mine_count > rows * cols {
-            return Err(b.error_at(
-                mines_at,
-                format!("{mine_count} mines do not fit on {rows}×{cols} cells"),
-            ));
-        }
+        let mine_count = b.mine_count(rows, cols)?;
         let px_at = b.offset();
         let cell_px = b.u8("the cell size")?;
         if cell_px == 0 {

@@ -51,6 +51,17 @@
 //! and answers `None` for a pixel off the board (negative, or past the last
 //! row or column — formats record the mouse outside the board in different
 //! ways, all of them land there).
+//!
+//! # As data
+//!
+//! A [`Replay`] serialises (serde) as `{"format", "version", "rows",
+//! "cols", "mines", "board", "cell_px", "header", "events"}`: the board as
+//! rows of text (`*` a mine, `.` a safe cell), the header's fields with
+//! `null` for those the file lacks and its times as ISO 8601 text
+//! ([`Timestamp`]'s `Display`), each event with the cell under it
+//! (`[row, col]`, or `null`). [`crate::review::ReplayReport`] adds the
+//! played game's outcome and time: what Python's `sapper.read_replay`
+//! returns.
 
 pub mod avf;
 pub(crate) mod bytes;
@@ -58,6 +69,7 @@ pub mod evf;
 pub mod mvf;
 pub mod rawvf;
 pub mod rmv;
+mod serialize;
 
 use crate::board::Field;
 use crate::formats::FormatError;
@@ -373,8 +385,8 @@ impl EventKind {
 }
 
 /// The header fields a file has; `None` where its format has no such field
-/// (or the file leaves it empty).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// (or the file leaves it empty). Serialised field by field, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ReplayHeader {
     /// The player's name as the program shows it (`.evf`: the user
     /// identifier).
@@ -427,6 +439,18 @@ pub enum LevelName {
     Expert,
     /// Any other size.
     Custom,
+}
+
+impl LevelName {
+    /// `beginner`, `intermediate`, `expert` or `custom`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LevelName::Beginner => "beginner",
+            LevelName::Intermediate => "intermediate",
+            LevelName::Expert => "expert",
+            LevelName::Custom => "custom",
+        }
+    }
 }
 
 /// A game mode, as `.rmv`, `.evf` and `.mvf` number them.
@@ -492,7 +516,8 @@ impl GameMode {
     }
 }
 
-/// A date and time as a file records it.
+/// A date and time as a file records it; written (`Display`, and
+/// serialised) as ISO 8601 text.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Timestamp {
     /// Microseconds since 1970-01-01 UTC.
@@ -591,35 +616,6 @@ pub(crate) fn check_shape(
             path,
             at as u64,
             format!("a board of {rows} rows × {cols} columns: both must be 1 to {MAX_REPLAY_SIDE}"),
-        ));
-    }
-    Ok(())
-}
-
-/// Sets mine `(row, col)` in a row-major layout of `cols` columns, refusing
-/// a mine off the board or listed twice; `at` is its byte offset, `k` its
-/// 1-based number in the file.
-pub(crate) fn place_mine(
-    path: &Path,
-    mines: &mut [bool],
-    rows: usize,
-    cols: usize,
-    (row, col): (usize, usize),
-    at: usize,
-    k: usize,
-) -> Result<(), FormatError> {
-    if row >= rows || col >= cols {
-        return Err(FormatError::at_byte(
-            path,
-            at as u64,
-            format!("mine {k} at row {row}, column {col} is off the {rows}×{cols} board"),
-        ));
-    }
-    if std::mem::replace(&mut mines[row * cols + col], true) {
-        return Err(FormatError::at_byte(
-            path,
-            at as u64,
-            format!("mine {k} at row {row}, column {col} is listed twice"),
         ));
     }
     Ok(())

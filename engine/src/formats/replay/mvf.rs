@@ -42,10 +42,10 @@
 //! "0.97 Funny Mode" and a hacked 0.97 with a 7-byte header are not read:
 //! no file of either was found to test against.
 
-use super::bytes::{utf8_or_legacy_text, Bytes};
+use super::bytes::{utf8_or_legacy_text, Bytes, CellList, Order};
 use super::{
-    check_shape, level_of, non_empty, place_mine, EventKind, GameMode, LevelName, Replay,
-    ReplayEvent, ReplayFormat, ReplayHeader, Timestamp,
+    check_shape, level_of, non_empty, EventKind, GameMode, LevelName, Replay, ReplayEvent,
+    ReplayFormat, ReplayHeader, Timestamp,
 };
 use crate::formats::FormatError;
 use std::path::Path;
@@ -331,31 +331,8 @@ fn read_board(b: &mut Bytes, base: u8) -> Result<(usize, usize, Vec<bool>), Form
     let cols = b.u8("the board's width")? as usize;
     let rows = b.u8("the board's height")? as usize;
     check_shape(b.path(), shape_at, rows, cols)?;
-    let count_at = b.offset();
-    let count = b.u16("the mine count")? as usize;
-    if count > rows * cols {
-        return Err(b.error_at(
-            count_at,
-            format!("{count} mines do not fit on {rows}×{cols} cells"),
-        ));
-    }
-    let mut mines = vec![false; rows * cols];
-    for k in 0..count {
-        let at = b.offset();
-        let col = b.u8("a mine's column")?;
-        let row = b.u8("a mine's row")?;
-        if col < base || row < base {
-            return Err(b.error_at(
-                at,
-                format!(
-                    "mine {} at column {col}, row {row}: both count from {base}",
-                    k + 1
-                ),
-            ));
-        }
-        let cell = (usize::from(row - base), usize::from(col - base));
-        place_mine(b.path(), &mut mines, rows, cols, cell, at, k + 1)?;
-    }
+    let count = b.mine_count(rows, cols)?;
+    let mines = b.mines(CellList::mines(Order::ColRow, base), count, (rows, cols))?;
     Ok((rows, cols, mines))
 }
 

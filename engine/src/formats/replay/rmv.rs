@@ -25,10 +25,10 @@
 //! them); 0 (v1) a clock change (4 bytes, skipped); 15 lost, 16 won, 17
 //! ended otherwise.
 
-use super::bytes::{legacy_text, utf8_text, Bytes};
+use super::bytes::{legacy_text, utf8_text, Bytes, CellList, Order};
 use super::{
-    check_shape, non_empty, place_mine, EventKind, GameMode, LevelName, Replay, ReplayEvent,
-    ReplayFormat, ReplayHeader, Timestamp,
+    check_shape, non_empty, EventKind, GameMode, LevelName, Replay, ReplayEvent, ReplayFormat,
+    ReplayHeader, Timestamp,
 };
 use crate::formats::FormatError;
 use std::path::Path;
@@ -87,50 +87,15 @@ pub fn parse_rmv(bytes: &[u8], path: &Path) -> Result<Replay, FormatError> {
     let cols = b.u8("the board's width")? as usize;
     let rows = b.u8("the board's height")? as usize;
     check_shape(path, shape_at, rows, cols)?;
-    let mine_count_at = b.offset();
-    let mine_count = b.u16("the mine count")? as usize;
-    if mine_count > rows * cols {
-        return Err(b.error_at(
-            mine_count_at,
-            format!("{mine_count} mines do not fit on {rows}×{cols} cells"),
-        ));
-    }
-    let mut mines = vec![false; rows * cols];
-    for k in 0..mine_count {
-        let at = b.offset();
-        let col = b.u8("a mine's column")? as usize;
-        let row = b.u8("a mine's row")? as usize;
-        place_mine(path, &mut mines, rows, cols, (row, col), at, k + 1)?;
-    }
+    let mine_count = b.mine_count(rows, cols)?;
+    let mines = b.mines(CellList::mines(Order::ColRow, 0), mine_count, (rows, cols))?;
 
     let mut preflags = Vec::new();
     if preflags_size > 0 {
         let count = b.u16("the number of pre-flags")? as usize;
-        let mut flagged = vec![false; rows * cols];
-        for k in 0..count {
-            let at = b.offset();
-            let col = b.u8("a pre-flag's column")? as usize;
-            let row = b.u8("a pre-flag's row")? as usize;
-            if row >= rows || col >= cols {
-                return Err(b.error_at(
-                    at,
-                    format!(
-                        "pre-flag {} at row {row}, column {col} is off the {rows}×{cols} board",
-                        k + 1
-                    ),
-                ));
-            }
-            if std::mem::replace(&mut flagged[row * cols + col], true) {
-                return Err(b.error_at(
-                    at,
-                    format!(
-                        "pre-flag {} at row {row}, column {col} is listed twice",
-                        k + 1
-                    ),
-                ));
-            }
-            preflags.push((row, col));
-        }
+        b.cells(PREFLAGS, count, (rows, cols), |row, col| {
+            preflags.push((row, col))
+        })?;
     }
 
     let least = if v2 { 7 } else { 4 };
@@ -305,6 +270,13 @@ pub fn parse_rmv(bytes: &[u8], path: &Path) -> Result<Replay, FormatError> {
         header,
     })
 }
+
+/// The pre-flags: (column, row) pairs from 0.
+const PREFLAGS: CellList = CellList {
+    noun: "pre-flag",
+    order: Order::ColRow,
+    base: 0,
+};
 
 /// Mouse event codes 1–7.
 const MOUSE: [EventKind; 7] = [
