@@ -20,15 +20,18 @@
 //! when the main thread checks for signals while holding the GIL. A long
 //! call therefore runs its work in the pool ([`interruptible`]) while the
 //! calling thread waits without the GIL, waking every [`POLL`] to check
-//! for signals. When a handler raises, the work is told to stop (a flag it
-//! reads between games, boards or batches), the call waits for it to wind
-//! down and returns the handler's exception.
+//! for signals. When a handler raises, the work's [`Cancel`] switch is
+//! thrown: the engine, whose budget carries it, gives up at its next check
+//! (within a count's layer, a search's few thousand nodes, a solve or a
+//! game), and the call waits for the work to wind down and returns the
+//! handler's exception.
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
+use sapper_engine::budget::Cancel;
 use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -78,17 +81,6 @@ pub fn pool() -> PyResult<&'static ThreadPool> {
     }
 }
 
-/// What the work of an [`interruptible`] call reads to know it should stop.
-pub struct Stop(AtomicBool);
-
-impl Stop {
-    /// Whether the caller asked the work to stop.
-    #[inline]
-    pub fn requested(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
 /// Where the work leaves its answer, and says it has finished.
 struct Slot<R> {
     state: Mutex<(bool, Option<R>)>,
@@ -114,21 +106,25 @@ impl<R> Drop for Finish<'_, R> {
 
 /// Runs `work` in the pool while this thread waits without the GIL,
 /// checking for signals every [`POLL`]. A signal handler that raises (Ctrl-C:
-/// `KeyboardInterrupt`) sets the [`Stop`] flag; the call then waits for
+/// `KeyboardInterrupt`) throws the [`Cancel`] switch `work` was given (for
+/// its engine's budget, or to read between items); the call then waits for
 /// `work` to return and raises the handler's exception. A panic in `work`
 /// is propagated.
-pub fn interruptible<R: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> R + Send) -> PyResult<R> {
+pub fn interruptible<R: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Cancel) -> R + Send,
+) -> PyResult<R> {
     let pool = pool()?;
-    let stop = Stop(AtomicBool::new(false));
+    let cancel = Cancel::new();
     let slot = Slot {
         state: Mutex::new((false, None)),
         done: Condvar::new(),
     };
-    let (stop, slot) = (&stop, &slot);
+    let (cancel, slot) = (&cancel, &slot);
     pool.in_place_scope(|scope| {
         scope.spawn(move |_| {
             let _finish = Finish(slot);
-            let answer = work(stop);
+            let answer = work(cancel);
             slot.lock().1 = Some(answer);
         });
         let mut interrupted = None;
@@ -146,7 +142,7 @@ pub fn interruptible<R: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> R + Se
             }
             if interrupted.is_none() {
                 if let Err(e) = py.check_signals() {
-                    stop.0.store(true, Ordering::Relaxed);
+                    cancel.cancel();
                     interrupted = Some(e);
                 }
             }
