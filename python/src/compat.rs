@@ -31,7 +31,7 @@
 
 use crate::errors::{engine_error, input_error};
 use crate::input::{read_board, read_layout, BoardInput};
-use crate::pool::interruptible;
+use crate::pool::{interruptible, one_board};
 use crate::range::{frontier_range, Range};
 use crate::{engine, nested, switched, with_counter};
 use pyo3::prelude::*;
@@ -237,9 +237,10 @@ fn _compat_probability_onboard<'py>(
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
     let (grid, cells) = ms_board(board)?;
     let engine = engine()?;
-    let (values, range) = py
-        .detach(|| onboard(grid, &cells, mine_num, engine.budget()))
-        .map_err(engine_error)?;
+    let (values, range) = one_board(py, grid.len(), engine.budget(), |budget| {
+        onboard(grid, &cells, mine_num, budget)
+    })?
+    .map_err(engine_error)?;
     Ok((float_rows(py, grid.w, &values)?, PyList::new(py, range)?))
 }
 
@@ -276,8 +277,10 @@ fn _compat_mine_range(
     let (grid, cells) = ms_board(board)?;
     let board = Board::new(grid, cells, None);
     let engine = engine()?;
-    py.detach(|| with_counter(engine, engine.budget(), |c| range_of(c, &board, counted)))
-        .map_err(engine_error)
+    one_board(py, grid.len(), engine.budget(), |budget| {
+        with_counter(engine, budget, |c| range_of(c, &board, counted))
+    })?
+    .map_err(engine_error)
 }
 
 /// The level and start of ms_toollib's layout arguments, checked.
@@ -417,8 +420,13 @@ fn _compat_is_solvable(
         return Ok(false); // ms_toollib: a mine at the start is not solvable
     }
     let engine = engine()?;
-    py.detach(|| engine.solves_from(&field, (x0, y0)))
-        .map_err(engine_error)
+    one_board(py, field.grid.len(), engine.budget(), |budget| {
+        engine
+            .clone()
+            .with_budget(budget)
+            .solves_from(&field, (x0, y0))
+    })?
+    .map_err(engine_error)
 }
 
 /// Adds the compat helpers to the module.

@@ -2,11 +2,14 @@
 //! ([`sapper_engine`]), wrapped by the `sapper` package (`python/sapper/`).
 //!
 //! One [`Engine`] is built on first use and shared by every call and
-//! thread. Every call that computes releases the GIL while it does. Calls
-//! on one board run on the calling thread; the long calls (`play`,
-//! `generate`, `probabilities_many`, `compat.laymine_solvable`) run in the
-//! package's own thread pool, rebuilt after a fork, and stop on Ctrl-C
-//! (the `pool` module). Inputs are validated here (types, shapes, codes,
+//! thread. Every call that computes releases the GIL while it does. The
+//! long calls (`play`, `generate`, `probabilities_many`,
+//! `compat.laymine_solvable`) run in the package's own thread pool,
+//! rebuilt after a fork, and stop on Ctrl-C; the calls on one board
+//! (`probabilities`, `count_layouts`, `analyse`, `next_move`,
+//! `is_solvable`) run on the calling thread while they are quick, and move
+//! to the pool, where Ctrl-C stops them, when they are not (the `pool`
+//! module). Inputs are validated here (types, shapes, codes,
 //! ranges) so that nothing panics across the boundary; engine errors
 //! become the package's exceptions (the `errors` module). Boards: see the
 //! `input` module; replays, reviews and board metrics: `replay`; the
@@ -29,7 +32,7 @@ use input::{
 };
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray2, PyArray3};
-use pool::interruptible;
+use pool::{interruptible, one_board};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use sapper_engine::budget::{Budget, Cancel};
@@ -112,9 +115,10 @@ fn probabilities<'py>(
     let (mines, density) = (mines_arg(mines.as_ref())?, density_arg(density)?);
     let position = position(read_board(board)?, mines)?;
     let engine = engine()?;
-    let values = py
-        .detach(|| with_counter(engine, engine.budget(), |c| per_cell(c, &position, density)))
-        .map_err(engine_error)?;
+    let values = one_board(py, position.grid.len(), engine.budget(), |budget| {
+        with_counter(engine, budget, |c| per_cell(c, &position, density))
+    })?
+    .map_err(engine_error)?;
     Ok(grid_array(py, position.grid, values))
 }
 
@@ -134,14 +138,13 @@ fn count_layouts<'py>(
         ));
     }
     let engine = engine()?;
-    let bytes = py
-        .detach(|| {
-            with_counter(engine, engine.budget(), |c| -> Result<Vec<u8>, Error> {
-                c.compute(&Board::from_position(&position), None)?;
-                Ok(c.layouts()?.to_bytes_le())
-            })
+    let bytes = one_board(py, position.grid.len(), engine.budget(), |budget| {
+        with_counter(engine, budget, |c| -> Result<Vec<u8>, Error> {
+            c.compute(&Board::from_position(&position), None)?;
+            Ok(c.layouts()?.to_bytes_le())
         })
-        .map_err(engine_error)?;
+    })?
+    .map_err(engine_error)?;
     py.get_type::<pyo3::types::PyInt>()
         .call_method1("from_bytes", (PyBytes::new(py, &bytes), "little"))
 }
@@ -159,9 +162,10 @@ fn analyse<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let position = position(read_board(board)?, mines_arg(mines.as_ref())?)?;
     let engine = engine()?;
-    let analysis = py
-        .detach(|| engine.analyse(&position))
-        .map_err(engine_error)?;
+    let analysis = one_board(py, position.grid.len(), engine.budget(), |budget| {
+        engine.clone().with_budget(budget).analyse(&position)
+    })?
+    .map_err(engine_error)?;
     Ok(pythonize::pythonize(
         py,
         &AnalysisReport::new(position.grid, &analysis),
@@ -186,13 +190,13 @@ fn next_move<'py>(
     let density = density_arg(density)?;
     let position = position(read_board(board)?, mines_arg(mines.as_ref())?)?;
     let engine = engine()?;
-    let answer = py.detach(|| {
-        let mut player = engine.player(Policy::SecondSafety);
+    let answer = one_board(py, position.grid.len(), engine.budget(), |budget| {
+        let mut player = engine.player(Policy::SecondSafety).with_budget(budget);
         if let Some(d) = density {
             player.set_density(d);
         }
         player.next_move(&Board::from_position(&position))
-    });
+    })?;
     let grid = position.grid;
     match answer {
         Ok(m) => Ok(pythonize::pythonize(py, &MoveReport::new(grid, &m))?),
@@ -312,8 +316,13 @@ fn is_solvable(py: Python<'_>, layout: &Bound<'_, PyAny>, row: Int, col: Int) ->
         col.within("col", 0, u32::MAX)? as usize,
     );
     let engine = engine()?;
-    py.detach(|| engine.solves_from(&field, start))
-        .map_err(engine_error)
+    one_board(py, field.grid.len(), engine.budget(), |budget| {
+        engine
+            .clone()
+            .with_budget(budget)
+            .solves_from(&field, start)
+    })?
+    .map_err(engine_error)
 }
 
 /// Most games [`play`] plays in one call.

@@ -25,18 +25,34 @@
 //! (within a count's layer, a search's few thousand nodes, a solve or a
 //! game), and the call waits for the work to wind down and returns the
 //! handler's exception.
+//!
+//! A call on one board ([`one_board`]) is most often far quicker than a
+//! hop to the pool, and it cannot be known beforehand which boards are
+//! hard. So it first runs on the calling thread under a short deadline,
+//! [`INLINE_TIME`]; only if it has not ended by then is its answer dropped
+//! and the call run again in the pool, with the engine's whole budget.
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
-use sapper_engine::budget::Cancel;
+use sapper_engine::budget::{Budget, Cancel};
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often a waiting call checks for signals.
 pub const POLL: Duration = Duration::from_millis(25);
+
+/// How long a call on one board runs on the calling thread, deaf to
+/// Ctrl-C, before it moves to the pool ([`one_board`]): what a call that
+/// moves loses, and what it adds to the time Ctrl-C takes.
+pub const INLINE_TIME: Duration = Duration::from_millis(50);
+
+/// Boards of more cells than this go to the pool from the start: they
+/// cost milliseconds at least, so the hop is nothing to them, and they
+/// lose no [`INLINE_TIME`] when they are slow.
+pub const INLINE_CELLS: usize = 1 << 16;
 
 /// A pool and the process that built it.
 struct Owned {
@@ -156,5 +172,43 @@ pub fn interruptible<R: Send>(
             .1
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("sapper's work stopped without an answer"))
+    })
+}
+
+/// Runs `work`, a computation on one board of `cells` cells under the
+/// engine's `budget`, so that Ctrl-C stops it at the engine's next check
+/// (or within [`INLINE_TIME`] and that check). `work` is given the budget
+/// to compute under.
+///
+/// On a board of at most [`INLINE_CELLS`] cells, `work` first runs on the
+/// calling thread (without the GIL) under a deadline of [`INLINE_TIME`]
+/// and the budget's memory limit. If it returns before that deadline, no
+/// time check in it can have failed, so its answer is the one the whole
+/// budget gives: it is returned. Otherwise it is dropped — ended by the
+/// deadline, or perhaps changed by it (a player skips a refinement that
+/// runs out of time rather than fail) — and, unless a signal handler
+/// raised meanwhile, `work` runs again under the whole budget in the pool
+/// ([`interruptible`]), where Ctrl-C throws the budget's cancel switch.
+pub fn one_board<R: Send>(
+    py: Python<'_>,
+    cells: usize,
+    budget: Budget,
+    work: impl Fn(Budget) -> R + Sync,
+) -> PyResult<R> {
+    if cells <= INLINE_CELLS {
+        // Before the budget is made: every deadline in `work` is at least
+        // `INLINE_TIME` after this.
+        let t0 = Instant::now();
+        let quick = Budget::new(Some(INLINE_TIME), budget.max_bytes());
+        let answer = py.detach(|| work(quick));
+        if t0.elapsed() < INLINE_TIME {
+            return Ok(answer);
+        }
+        drop(answer);
+        py.check_signals()?;
+    }
+    let work = &work;
+    interruptible(py, move |cancel| {
+        work(budget.restarted().with_cancel(cancel))
     })
 }
