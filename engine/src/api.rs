@@ -51,6 +51,13 @@ pub enum Rules {
 /// between threads. Each call starts its own clock: the budget bounds one
 /// solve, analysis, count or move, not the engine's life.
 ///
+/// A budget carrying a [`Cancel`](crate::budget::Cancel) switch
+/// ([`Budget::with_cancel`], [`Engine::with_budget`]) calls off what the
+/// engine is doing when the switch is thrown, from any thread: a
+/// computation gives up at its next check, and a run of many games or
+/// boards ([`Engine::play_each`], [`Engine::generate_each`]) stops too,
+/// with [`Error::OverBudget`] of [`Limit::Cancelled`](crate::budget::Limit::Cancelled).
+///
 /// ```
 /// use sapper_engine::{Engine, Position};
 ///
@@ -375,6 +382,12 @@ impl Engine {
     /// time, so any number of games runs in flat memory. `each` returning
     /// [`ControlFlow::Break`](std::ops::ControlFlow::Break) stops handing
     /// records to it; the games are still played and summed up.
+    ///
+    /// The engine budget's cancel switch, thrown, stops the run: no game
+    /// starts after it, the games in progress give up at their player's
+    /// next check, and the run ends with [`Error::OverBudget`]
+    /// ([`Limit::Cancelled`](crate::budget::Limit::Cancelled)) before it
+    /// hands `each` a record of a game that may have seen the switch.
     pub fn play_each(
         &self,
         settings: &PlaySettings,
@@ -413,6 +426,7 @@ impl Engine {
         let start = settings.start();
         let level = settings.level.check(settings.first_click, start)?;
         let header = record.then(|| settings.replay_header());
+        let called_off = || format!("a run of {} games", settings.games);
         let t0 = Instant::now();
         let mut summary = PlaySummary::default();
         let mut handing = true;
@@ -422,6 +436,7 @@ impl Engine {
             let records: Vec<(GameRecord, Option<Replay>)> = (next..end)
                 .into_par_iter()
                 .map(|index| {
+                    self.budget.check_cancelled(called_off)?;
                     // A fresh player per game: the solver's method order
                     // adapts to what it has seen, so a player shared by the
                     // games one thread happens to get would credit
@@ -453,6 +468,11 @@ impl Engine {
                     Ok((r, replay))
                 })
                 .collect::<Result<_, Error>>()?;
+            // A game that saw the switch thrown may have ended otherwise
+            // (a refinement out of budget is skipped, not an error): once
+            // thrown, no record of this chunk is counted or handed on. A
+            // game saw it only if this check does.
+            self.budget.check_cancelled(called_off)?;
             for (r, replay) in &records {
                 summary.add(r);
                 if handing && each(r, replay.as_ref()).is_break() {
@@ -491,18 +511,29 @@ impl Engine {
         request: &Request,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Generated, Error> {
-        request.level.check(request.first_click, request.start)?;
-        Ok(generate::generate(
-            request,
-            self.rules.as_deref(),
-            progress,
-        )?)
+        let mut fields = Vec::new();
+        let tally = self.generate_each(request, progress, &mut |field| {
+            fields.push(field);
+            std::ops::ControlFlow::Continue(())
+        })?;
+        Ok(Generated {
+            fields,
+            attempts: tally.attempts,
+            undecided: tally.undecided,
+        })
     }
 
     /// [`Engine::generate`] streamed: each board is handed to `emit` as
     /// soon as it and the boards before it are found, in order, so any
     /// count runs in flat memory; `emit` returning
     /// [`ControlFlow::Break`](std::ops::ControlFlow::Break) stops the run.
+    ///
+    /// Each layout is solved within the default limits
+    /// ([`Budget::default_limits`]), whatever the engine's, so the boards
+    /// depend on the request alone; the engine budget's cancel switch,
+    /// thrown, stops the run within a solve ([`Error::OverBudget`] of
+    /// [`Limit::Cancelled`](crate::budget::Limit::Cancelled)), before any
+    /// board drawn after it is emitted.
     pub fn generate_each(
         &self,
         request: &Request,
@@ -510,12 +541,13 @@ impl Engine {
         emit: &mut dyn FnMut(Field) -> std::ops::ControlFlow<()>,
     ) -> Result<generate::Tally, Error> {
         request.level.check(request.first_click, request.start)?;
-        Ok(generate::generate_each(
+        generate::generate_each(
             request,
             self.rules.as_deref(),
+            &Budget::default_limits().with_cancel_of(&self.budget),
             progress,
             emit,
-        )?)
+        )
     }
 
     /// Whether no-guess play solves the layout of `field` from a click on
@@ -574,6 +606,12 @@ impl Counter {
             .compute(board, density, &self.budget.restarted())
             .map_err(|e| Error::from_probability(e, board.grid()))?;
         Ok(&self.probabilities)
+    }
+
+    /// Computes under `budget` from now on (its clock restarted at each
+    /// call), not the engine's.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
     }
 
     /// The last computation's probabilities.
@@ -796,6 +834,110 @@ mod tests {
         );
         let (lo, hi) = wilson(0, 10);
         assert!(lo.abs() < 1e-12 && (hi - 0.2775).abs() < 1e-4, "{lo} {hi}");
+    }
+
+    fn cancelled(e: &Error) -> bool {
+        matches!(e, Error::OverBudget(o) if o.limit == crate::budget::Limit::Cancelled)
+    }
+
+    /// The engine with a cancel switch, and the switch.
+    fn with_switch() -> (Engine, crate::budget::Cancel) {
+        let cancel = crate::budget::Cancel::new();
+        let engine = Engine::new().unwrap();
+        let budget = engine.budget().with_cancel(&cancel);
+        (engine.with_budget(budget), cancel)
+    }
+
+    #[test]
+    fn a_switch_not_thrown_changes_no_game_and_no_board() {
+        let (switched, _cancel) = with_switch();
+        let engine = Engine::new().unwrap();
+        let settings = PlaySettings::new(Level::BEGINNER).games(300).seed(4);
+        let (a, b) = (
+            engine.play(&settings).unwrap(),
+            switched.play(&settings).unwrap(),
+        );
+        assert_eq!(
+            PlaySummary { seconds: 0.0, ..a },
+            PlaySummary { seconds: 0.0, ..b }
+        );
+        for sampling in [generate::Sampling::Uniform, generate::Sampling::Fast] {
+            let level = Level {
+                rows: 9,
+                cols: 9,
+                mines: 20,
+            };
+            let request = Request::new(level).count(6).seed(3).sampling(sampling);
+            let (a, b) = (
+                engine.generate(&request).unwrap(),
+                switched.generate(&request).unwrap(),
+            );
+            assert_eq!(a.fields, b.fields);
+            assert_eq!((a.attempts, a.undecided), (b.attempts, b.undecided));
+        }
+    }
+
+    #[test]
+    fn a_thrown_switch_stops_a_run_of_games_before_it_hands_on_a_record() {
+        let (engine, cancel) = with_switch();
+        let settings = PlaySettings::new(Level::BEGINNER).games(1_000_000);
+        let played = std::sync::atomic::AtomicU64::new(0);
+        let mut handed = 0;
+        let progress = |_: &GameRecord| {
+            if played.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 20 {
+                cancel.cancel();
+            }
+        };
+        let err = engine
+            .play_each(&settings, &progress, &mut |_| {
+                handed += 1;
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap_err();
+        assert!(cancelled(&err), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "a run of 1000000 games was called off before it ended"
+        );
+        // The first chunk is 4,096 games: those not begun were skipped.
+        assert_eq!(handed, 0);
+        assert!(played.into_inner() < 1000);
+    }
+
+    #[test]
+    fn a_thrown_switch_stops_generation_within_a_board() {
+        // No uniform attempt at this density is no-guess, and one repaired
+        // board takes many solves: only the switch ends either soon.
+        let level = Level {
+            rows: 16,
+            cols: 30,
+            mines: 170,
+        };
+        for sampling in [generate::Sampling::Uniform, generate::Sampling::Fast] {
+            let (engine, cancel) = with_switch();
+            let request = Request::new(level).count(1000).sampling(sampling);
+            let t0 = Instant::now();
+            let mut emitted = 0;
+            let err = std::thread::scope(|s| {
+                s.spawn(|| {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    cancel.cancel();
+                });
+                engine.generate_each(&request, &|_| {}, &mut |_| {
+                    emitted += 1;
+                    std::ops::ControlFlow::Continue(())
+                })
+            })
+            .unwrap_err();
+            assert!(cancelled(&err), "{sampling:?}: {err}");
+            assert_eq!(
+                err.to_string(),
+                "generating 1000 boards was called off before it ended"
+            );
+            assert_eq!(emitted, 0, "{sampling:?}");
+            let seconds = t0.elapsed().as_secs_f64();
+            assert!(seconds < 5.0, "{sampling:?}: {seconds} s");
+        }
     }
 
     #[test]

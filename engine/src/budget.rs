@@ -127,10 +127,35 @@ impl Budget {
         }
     }
 
+    /// This budget's limits, ended when `other`'s cancel switch (if it
+    /// carries one) is thrown: work with limits of its own that a caller
+    /// may still call off.
+    pub fn with_cancel_of(self, other: &Budget) -> Budget {
+        Budget {
+            cancel: other.cancel,
+            ..self
+        }
+    }
+
     /// Whether the cancel switch, if any, was thrown.
     #[inline]
     pub fn cancelled(&self) -> bool {
         self.cancel.is_some_and(Ticket::thrown)
+    }
+
+    /// Gives up if the cancel switch was thrown, whatever the time: for a
+    /// run of many computations (games, boards), each under its own
+    /// clock, that checks between them. `what` names the run.
+    #[inline]
+    pub fn check_cancelled(&self, what: impl FnOnce() -> String) -> Result<(), OverBudget> {
+        if self.cancelled() {
+            return Err(OverBudget {
+                what: what(),
+                limit: Limit::Cancelled,
+                estimate: None,
+            });
+        }
+        Ok(())
     }
 
     /// The CLI's defaults: [`DEFAULT_SECS`] and [`DEFAULT_BYTES`].
@@ -348,6 +373,34 @@ mod tests {
         let again = Cancel::new();
         assert!(!Budget::unlimited().with_cancel(&again).cancelled());
         assert!(budget.cancelled());
+    }
+
+    #[test]
+    fn a_run_checks_only_its_switch_and_another_budget_can_carry_it() {
+        // A deadline long passed does not end a run: each computation in
+        // it restarts its own clock.
+        let stale = Budget::new(Some(Duration::ZERO), 1 << 20);
+        assert!(stale.check_cancelled(|| unreachable!()).is_ok());
+        let cancel = Cancel::new();
+        let run = stale.with_cancel(&cancel);
+        let each = Budget::new(Some(Duration::from_secs(60)), 7).with_cancel_of(&run);
+        assert_eq!(each.max_bytes(), 7);
+        assert!(each.check_time(|| unreachable!()).is_ok());
+        cancel.cancel();
+        let err = run
+            .check_cancelled(|| "a run of 9 games".into())
+            .unwrap_err();
+        assert_eq!(err.limit, Limit::Cancelled);
+        assert_eq!(
+            err.to_string(),
+            "a run of 9 games was called off before it ended"
+        );
+        assert_eq!(
+            each.check_time(|| "a game".into()).unwrap_err().limit,
+            Limit::Cancelled
+        );
+        // Without a switch to take, a budget keeps none.
+        assert!(!each.with_cancel_of(&Budget::unlimited()).cancelled());
     }
 
     #[test]

@@ -40,6 +40,7 @@
 
 use crate::board::{Cell, Field};
 use crate::budget::Budget;
+use crate::error::Error;
 use crate::game::{game_rng, random_layout, FirstClick, GameRng, Level};
 use crate::methods::MethodTable;
 use crate::solver::{solve_field_with, Layers, RuleTiers, SolveError, SolveOutcome};
@@ -162,10 +163,20 @@ pub fn solve_from_start(
     rules: Option<&RuleTiers>,
     table: &mut MethodTable,
 ) -> Result<SolveOutcome, SolveError> {
+    solve_within(field, rules, table, &Budget::default_limits())
+}
+
+/// [`solve_from_start`] within `budget` (its clock restarted).
+fn solve_within(
+    field: &Field,
+    rules: Option<&RuleTiers>,
+    table: &mut MethodTable,
+    budget: &Budget,
+) -> Result<SolveOutcome, SolveError> {
     let layers = Layers {
         rules,
         methods: true,
-        budget: Budget::default_limits(),
+        budget: *budget,
     };
     solve_field_with(field, layers, table, None)
 }
@@ -193,15 +204,17 @@ pub struct Tally {
 }
 
 #[doc(hidden)]
-/// Generates `request.count` boards; `progress(n)` is called as boards are
-/// accepted (from any thread).
+/// Generates `request.count` boards, each layout solved within the default
+/// limits; `progress(n)` is called as boards are accepted (from any
+/// thread). Fails with [`Error::GaveUp`].
 pub fn generate(
     request: &Request,
     rules: Option<&RuleTiers>,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Generated, GaveUp> {
+) -> Result<Generated, Error> {
     let mut fields = Vec::new();
-    let tally = generate_each(request, rules, progress, &mut |field| {
+    let budget = Budget::default_limits();
+    let tally = generate_each(request, rules, &budget, progress, &mut |field| {
         fields.push(field);
         ControlFlow::Continue(())
     })?;
@@ -218,24 +231,59 @@ pub fn generate(
 /// same order as [`generate`], holding only a batch at a time, so any count
 /// streams in flat memory. `emit` returning [`ControlFlow::Break`] stops the
 /// run (a write failed): the tally then counts the boards emitted.
+///
+/// Each layout is solved within `budget` (its clock restarted); the same
+/// limits give the same boards. Its cancel switch, thrown, stops the run
+/// within a solve with [`Error::OverBudget`]: no attempt starts after it,
+/// and nothing found after it is emitted (an attempt the switch ended
+/// looks undecided, so the boards after it could differ). Fails with
+/// [`Error::GaveUp`] too.
 pub fn generate_each(
     request: &Request,
     rules: Option<&RuleTiers>,
+    budget: &Budget,
     progress: &(dyn Fn(u64) + Sync),
     emit: &mut dyn FnMut(Field) -> ControlFlow<()>,
-) -> Result<Tally, GaveUp> {
+) -> Result<Tally, Error> {
+    let called_off = || format!("generating {} boards", request.count);
+    let run = Run {
+        request,
+        rules,
+        budget,
+        called_off: &called_off,
+    };
     match request.sampling {
-        Sampling::Uniform => uniform(request, rules, progress, emit),
-        Sampling::Fast => fast(request, rules, progress, emit),
+        Sampling::Uniform => uniform(&run, progress, emit),
+        Sampling::Fast => fast(&run, progress, emit),
+    }
+}
+
+/// What every attempt of a run shares.
+struct Run<'a> {
+    request: &'a Request,
+    rules: Option<&'a RuleTiers>,
+    budget: &'a Budget,
+    called_off: &'a (dyn Fn() -> String + Sync),
+}
+
+impl Run<'_> {
+    /// Gives up once the budget's cancel switch is thrown.
+    fn check_cancelled(&self) -> Result<(), Error> {
+        Ok(self.budget.check_cancelled(self.called_off)?)
+    }
+
+    /// Whether play from the start solves `field`, within the budget.
+    fn solve(&self, field: &Field, table: &mut MethodTable) -> Result<SolveOutcome, SolveError> {
+        solve_within(field, self.rules, table, self.budget)
     }
 }
 
 fn uniform(
-    request: &Request,
-    rules: Option<&RuleTiers>,
+    run: &Run<'_>,
     progress: &(dyn Fn(u64) + Sync),
     emit: &mut dyn FnMut(Field) -> ControlFlow<()>,
-) -> Result<Tally, GaveUp> {
+) -> Result<Tally, Error> {
+    let request = run.request;
     // Attempts are tried in batches; a batch's kept attempts are taken in
     // attempt order. The batch size only sets how much is tried past the
     // last board needed (work), never which boards are kept: it starts
@@ -254,16 +302,20 @@ fn uniform(
             return Err(GaveUp {
                 board: tally.boards as usize + 1,
                 attempts: since_last,
-            });
+            }
+            .into());
         }
         let batch: Vec<(u64, Attempt)> = (next..next + batch_size)
             .into_par_iter()
             .map_init(MethodTable::hypotheses_only, |table, a| {
+                if run.budget.cancelled() {
+                    return (a, Attempt::Undecided);
+                }
                 let mut rng = game_rng(request.seed, a);
                 let layout =
                     random_layout(request.level, request.first_click, request.start, &mut rng);
                 let field = field_at_start(request.level, layout, request.start);
-                let attempt = match solve_from_start(&field, rules, table) {
+                let attempt = match run.solve(&field, table) {
                     Ok(o) if o.solved => {
                         progress(1);
                         Attempt::Kept(field)
@@ -274,6 +326,10 @@ fn uniform(
                 (a, attempt)
             })
             .collect();
+        // An attempt the switch ended (or skipped) is not undecided: once
+        // it is thrown, nothing of this batch counts. An attempt saw it
+        // only if this check does.
+        run.check_cancelled()?;
         for (a, attempt) in batch {
             if tally.boards == count {
                 break;
@@ -305,11 +361,11 @@ enum Attempt {
 }
 
 fn fast(
-    request: &Request,
-    rules: Option<&RuleTiers>,
+    run: &Run<'_>,
     progress: &(dyn Fn(u64) + Sync),
     emit: &mut dyn FnMut(Field) -> ControlFlow<()>,
-) -> Result<Tally, GaveUp> {
+) -> Result<Tally, Error> {
+    let request = run.request;
     // Board `i` is repaired from its own generator `(seed, i)`: chunks of
     // boards in parallel, emitted in order, give the same boards as one
     // pass over every index.
@@ -323,14 +379,20 @@ fn fast(
             .into_par_iter()
             .map_init(MethodTable::hypotheses_only, |table, i| {
                 let mut rng = game_rng(request.seed, i);
-                let board = repaired_board(request, rules, table, &mut rng).ok_or(GaveUp {
+                let board = repaired_board(run, table, &mut rng);
+                // `None` from a board the switch stopped is no gave-up.
+                run.check_cancelled()?;
+                let board = board.ok_or(GaveUp {
                     board: i as usize + 1,
                     attempts: request.max_attempts,
                 })?;
                 progress(1);
                 Ok(board)
             })
-            .collect::<Result<_, GaveUp>>()?;
+            .collect::<Result<_, Error>>()?;
+        // As in `uniform`: a board may have been repaired past a solve
+        // the switch ended.
+        run.check_cancelled()?;
         for (field, attempts, undecided) in boards {
             tally.boards += 1;
             tally.attempts += attempts;
@@ -345,25 +407,26 @@ fn fast(
 }
 
 /// One board by repair: the field, the layouts solved, the undecided ones;
-/// `None` after [`Request::max_attempts`] solves.
+/// `None` after [`Request::max_attempts`] solves, or once the run's cancel
+/// switch is thrown.
 fn repaired_board(
-    request: &Request,
-    rules: Option<&RuleTiers>,
+    run: &Run<'_>,
     table: &mut MethodTable,
     rng: &mut GameRng,
 ) -> Option<(Field, u64, u64)> {
+    let request = run.request;
     let grid = request.level.grid();
     let protected = request.first_click.protected(grid, request.start);
     let (mut solved, mut undecided) = (0, 0);
     while solved < request.max_attempts {
         let mut layout = random_layout(request.level, request.first_click, request.start, rng);
         for _ in 0..=MAX_REPAIRS {
-            if solved == request.max_attempts {
+            if solved == request.max_attempts || run.budget.cancelled() {
                 return None;
             }
             let field = field_at_start(request.level, layout.clone(), request.start);
             solved += 1;
-            let outcome = match solve_from_start(&field, rules, table) {
+            let outcome = match run.solve(&field, table) {
                 Ok(o) => o,
                 Err(_) => {
                     undecided += 1;

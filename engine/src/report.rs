@@ -426,7 +426,9 @@ impl Serialize for PlayReport<'_> {
         st.serialize_field("games", &summary.games)?;
         st.serialize_field("wins", &summary.wins)?;
         st.serialize_field("win_rate", &summary.win_rate())?;
-        st.serialize_field("ci95", &[lo, hi])?;
+        // A sequence, not a pair: a list to serde's converters (a pair
+        // would be a tuple), the same `[lo, hi]` in JSON.
+        st.serialize_field("ci95", &[lo, hi][..])?;
         st.serialize_field("guesses_per_game", &summary.guesses_per_game())?;
         st.serialize_field("guesses_per_won_game", &summary.guesses_per_won_game())?;
         st.serialize_field("games_per_second", &summary.games_per_second())?;

@@ -64,15 +64,15 @@ releases the GIL, so other Python threads run meanwhile.
 ``probabilities_many``, ``generate`` and ``play`` use every core, in a
 thread pool of the package's own (``RAYON_NUM_THREADS`` threads if set)
 that a forked child (``multiprocessing`` with ``fork``) rebuilds for
-itself. These calls, and ``compat.laymine_solvable``, stop on Ctrl-C:
-they raise ``KeyboardInterrupt`` within a fraction of a second, except
-``generate``, which stops when it finds its next board (with
-``method="fast"``, its next 64 boards): at densities where no-guess
-boards are rare, that can take many seconds. Calls on one board run to
-the end (at most the engine's budget) and Ctrl-C takes effect as they
-return. Numpy arrays given to ``probabilities_many`` are
-read in place without the GIL: do not modify them from another thread
-during the call.
+itself. These calls, and ``compat.laymine_solvable``, stop on Ctrl-C,
+raising ``KeyboardInterrupt`` within a fraction of a second. So do the
+calls on one board (``probabilities``, ``count_layouts``, ``analyse``,
+``next_move``, ``is_solvable``): one still running after 0.05 s on the
+calling thread is dropped and started again in the pool, where Ctrl-C
+stops it (a board of more than 65,536 cells goes there at once); most
+calls end long before and never leave the calling thread. Numpy arrays
+given to ``probabilities_many`` are read in place without the GIL: do
+not modify them from another thread during the call.
 
 ``sapper.compat`` offers ms_toollib's solver calls under their own names
 and return shapes.

@@ -105,7 +105,7 @@ def probabilities_many(
     board (``None`` where the board gives its own). A line of text or a
     list of ints where a board is expected (a board's rows passed as
     boards) is an ``InputError``. Numpy arrays are read in place without
-    the GIL. Stops on Ctrl-C between boards.
+    the GIL. Stops on Ctrl-C between boards and within a board's count.
     """
 
 def count_layouts(board: Board, mines: Optional[int] = None) -> int:
@@ -140,8 +140,8 @@ def generate(
     ``first_click``: "opening" (an opening at (3,3), clamped into small
     boards), "safe" (a safe click at (0,0)) or (row, col) for an opening
     there. ``seed``: 0 to 2**64-1, the same boards for the same seed;
-    ``None`` draws a fresh seed (numpy's convention). Stops on Ctrl-C when
-    it finds its next board (the next 64 with "fast").
+    ``None`` draws a fresh seed (numpy's convention). Stops on Ctrl-C
+    within a layout's solve, however rare no-guess boards are.
     """
 
 def is_solvable(layout: Layout, row: int, col: int) -> bool:

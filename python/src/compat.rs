@@ -31,11 +31,12 @@
 
 use crate::errors::{engine_error, input_error};
 use crate::input::{read_board, read_layout, BoardInput};
-use crate::pool::{interruptible, Stop};
+use crate::pool::{interruptible, one_board};
 use crate::range::{frontier_range, Range};
-use crate::{engine, nested, with_counter};
+use crate::{engine, nested, switched, with_counter};
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyList};
+use sapper_engine::budget::{Budget, Cancel};
 use sapper_engine::constraints::System;
 use sapper_engine::game::{game_rng, random_layout};
 use sapper_engine::generate::Request;
@@ -154,7 +155,12 @@ fn range_of(
 /// `cal_probability_onboard`'s answer on `cells` of `grid` (no flag): per
 /// cell (row-major) the mine probability, 0 for cells not closed, and
 /// `[min, total used, max]`.
-fn onboard(grid: Grid, cells: Vec<Cell>, mine_num: f64) -> Result<(Vec<f64>, [u32; 3]), Error> {
+fn onboard(
+    grid: Grid,
+    cells: &[Cell],
+    mine_num: f64,
+    budget: Budget,
+) -> Result<(Vec<f64>, [u32; 3]), Error> {
     let zeros = || (vec![0.0; grid.len()], [0, 0, 0]);
     let closed = cells.iter().filter(|c| c.is_unknown()).count();
     if closed == 0 {
@@ -164,9 +170,9 @@ fn onboard(grid: Grid, cells: Vec<Cell>, mine_num: f64) -> Result<(Vec<f64>, [u3
     // the range does not read it, and it is the total used unless the
     // range clamps it.
     let asked = total_of(mine_num, grid.len()).min(closed as u64);
-    let board = Board::new(grid, cells, Some(asked as u32));
+    let board = Board::new(grid, cells.to_vec(), Some(asked as u32));
     let engine = engine_ref()?;
-    with_counter(engine, |counter| {
+    with_counter(engine, budget, |counter| {
         let Some((min, max)) = range_of(counter, &board, false)? else {
             return Ok(zeros());
         };
@@ -230,9 +236,11 @@ fn _compat_probability_onboard<'py>(
     mine_num: f64,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {
     let (grid, cells) = ms_board(board)?;
-    let (values, range) = py
-        .detach(|| onboard(grid, cells, mine_num))
-        .map_err(engine_error)?;
+    let engine = engine()?;
+    let (values, range) = one_board(py, grid.len(), engine.budget(), |budget| {
+        onboard(grid, &cells, mine_num, budget)
+    })?
+    .map_err(engine_error)?;
     Ok((float_rows(py, grid.w, &values)?, PyList::new(py, range)?))
 }
 
@@ -269,8 +277,10 @@ fn _compat_mine_range(
     let (grid, cells) = ms_board(board)?;
     let board = Board::new(grid, cells, None);
     let engine = engine()?;
-    py.detach(|| with_counter(engine, |c| range_of(c, &board, counted)))
-        .map_err(engine_error)
+    one_board(py, grid.len(), engine.budget(), |budget| {
+        with_counter(engine, budget, |c| range_of(c, &board, counted))
+    })?
+    .map_err(engine_error)
 }
 
 /// The level and start of ms_toollib's layout arguments, checked.
@@ -318,8 +328,8 @@ fn _compat_laymine<'py>(
     nested(py, column, &codes)
 }
 
-/// Attempts of [`_compat_laymine_solvable`] between two looks at the stop
-/// flag, at first; doubled while a round takes under [`ROUND_SECONDS`].
+/// Attempts of [`_compat_laymine_solvable`] between two looks at the cancel
+/// switch, at first; doubled while a round takes under [`ROUND_SECONDS`].
 const FIRST_ROUND: u64 = 16;
 /// The time a round of attempts aims at, seconds.
 const ROUND_SECONDS: f64 = 0.05;
@@ -334,11 +344,11 @@ fn solvable_layout(
     start: (usize, usize),
     max_attempts: u64,
     seed: u64,
-    stop: &Stop,
+    cancel: &Cancel,
 ) -> Result<Option<Field>, Error> {
-    let engine = engine_ref()?;
+    let engine = switched(engine_ref()?, cancel);
     let (mut tried, mut round, mut size) = (0u64, 0u64, FIRST_ROUND);
-    while tried < max_attempts && !stop.requested() {
+    while tried < max_attempts && !cancel.is_cancelled() {
         let attempts = size.min(max_attempts - tried);
         let mut request = Request::new(level)
             .seed(split_seed(seed, round))
@@ -383,8 +393,8 @@ fn _compat_laymine_solvable<'py>(
     seed: u64,
 ) -> PyResult<(Bound<'py, PyList>, bool)> {
     let level = level_of(row, column, mine_num, x0, y0, FirstClick::Opening)?;
-    let found = interruptible(py, |stop| {
-        solvable_layout(level, (x0, y0), max_times.max(1), seed, stop)
+    let found = interruptible(py, |cancel| {
+        solvable_layout(level, (x0, y0), max_times.max(1), seed, cancel)
     })?
     .map_err(engine_error)?;
     let (codes, ok) = match found {
@@ -410,8 +420,13 @@ fn _compat_is_solvable(
         return Ok(false); // ms_toollib: a mine at the start is not solvable
     }
     let engine = engine()?;
-    py.detach(|| engine.solves_from(&field, (x0, y0)))
-        .map_err(engine_error)
+    one_board(py, field.grid.len(), engine.budget(), |budget| {
+        engine
+            .clone()
+            .with_budget(budget)
+            .solves_from(&field, (x0, y0))
+    })?
+    .map_err(engine_error)
 }
 
 /// Adds the compat helpers to the module.

@@ -2,11 +2,14 @@
 //! ([`sapper_engine`]), wrapped by the `sapper` package (`python/sapper/`).
 //!
 //! One [`Engine`] is built on first use and shared by every call and
-//! thread. Every call that computes releases the GIL while it does. Calls
-//! on one board run on the calling thread; the long calls (`play`,
-//! `generate`, `probabilities_many`, `compat.laymine_solvable`) run in the
-//! package's own thread pool, rebuilt after a fork, and stop on Ctrl-C
-//! (the `pool` module). Inputs are validated here (types, shapes, codes,
+//! thread. Every call that computes releases the GIL while it does. The
+//! long calls (`play`, `generate`, `probabilities_many`,
+//! `compat.laymine_solvable`) run in the package's own thread pool,
+//! rebuilt after a fork, and stop on Ctrl-C; the calls on one board
+//! (`probabilities`, `count_layouts`, `analyse`, `next_move`,
+//! `is_solvable`) run on the calling thread while they are quick, and move
+//! to the pool, where Ctrl-C stops them, when they are not (the `pool`
+//! module). Inputs are validated here (types, shapes, codes,
 //! ranges) so that nothing panics across the boundary; engine errors
 //! become the package's exceptions (the `errors` module). Boards: see the
 //! `input` module; replays, reviews and board metrics: `replay`; the
@@ -29,20 +32,17 @@ use input::{
 };
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray2, PyArray3};
-use pool::{interruptible, Stop};
+use pool::{interruptible, one_board};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
-use rayon::prelude::*;
+use pyo3::types::{PyBytes, PyList};
+use sapper_engine::budget::{Budget, Cancel};
 use sapper_engine::generate::{Request, Sampling};
 use sapper_engine::play::{
-    play_game, GameRecord, Guessing, Move, Player, Policy, Refinement, ENDGAME_LAYOUTS,
-    MAX_ENDGAME_LAYOUTS,
+    Guessing, Player, Policy, Refinement, ENDGAME_LAYOUTS, MAX_ENDGAME_LAYOUTS,
 };
-use sapper_engine::report::{AnalysisReport, MoveReport, RowCol};
-use sapper_engine::solver::BySource;
+use sapper_engine::report::{AnalysisReport, MoveReport, PlayReport, RowCol};
 use sapper_engine::{
-    Board, Cell, Counter, Engine, Error, Field, FirstClick, Grid, Level, Method, PlaySettings,
-    PlaySummary,
+    Board, Cell, Counter, Engine, Error, Field, FirstClick, Grid, Level, PlaySettings,
 };
 use std::cell::RefCell;
 use std::ops::ControlFlow;
@@ -65,11 +65,20 @@ thread_local! {
     static COUNTER: RefCell<Option<Counter>> = const { RefCell::new(None) };
 }
 
-/// Runs `f` with this thread's counter.
-fn with_counter<T>(engine: &Engine, f: impl FnOnce(&mut Counter) -> T) -> T {
+/// The shared engine, with `cancel` on its budget: what it computes stops
+/// when the switch is thrown.
+fn switched(engine: &Engine, cancel: &Cancel) -> Engine {
+    let budget = engine.budget().with_cancel(cancel);
+    engine.clone().with_budget(budget)
+}
+
+/// Runs `f` with this thread's counter, computing under `budget`.
+fn with_counter<T>(engine: &Engine, budget: Budget, f: impl FnOnce(&mut Counter) -> T) -> T {
     COUNTER.with(|cell| {
         let mut slot = cell.borrow_mut();
-        f(slot.get_or_insert_with(|| engine.counter()))
+        let counter = slot.get_or_insert_with(|| engine.counter());
+        counter.set_budget(budget);
+        f(counter)
     })
 }
 
@@ -101,9 +110,10 @@ fn probabilities<'py>(
     let (mines, density) = (mines_arg(mines.as_ref())?, density_arg(density)?);
     let board = board_of(read_board(board)?, mines).map_err(engine_error)?;
     let engine = engine()?;
-    let values = py
-        .detach(|| with_counter(engine, |c| per_cell(c, &board, density)))
-        .map_err(engine_error)?;
+    let values = one_board(py, board.grid().len(), engine.budget(), |budget| {
+        with_counter(engine, budget, |c| per_cell(c, &board, density))
+    })?
+    .map_err(engine_error)?;
     Ok(grid_array(py, board.grid(), values))
 }
 
@@ -123,35 +133,15 @@ fn count_layouts<'py>(
         ));
     }
     let engine = engine()?;
-    let bytes = py
-        .detach(|| {
-            with_counter(engine, |c| -> Result<Vec<u8>, Error> {
-                c.compute(&board, None)?;
-                Ok(c.layouts()?.to_bytes_le())
-            })
+    let bytes = one_board(py, board.grid().len(), engine.budget(), |budget| {
+        with_counter(engine, budget, |c| -> Result<Vec<u8>, Error> {
+            c.compute(&board, None)?;
+            Ok(c.layouts()?.to_bytes_le())
         })
-        .map_err(engine_error)?;
+    })?
+    .map_err(engine_error)?;
     py.get_type::<pyo3::types::PyInt>()
         .call_method1("from_bytes", (PyBytes::new(py, &bytes), "little"))
-}
-
-/// `{"rules": n, "single_cell": n, ...}`, as `by_source` in `analyse --json`.
-fn by_source<'py>(py: Python<'py>, b: &BySource) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("rules", b.rules())?;
-    for m in Method::ALL {
-        d.set_item(m.name(), b.methods[m.index()])?;
-    }
-    Ok(d)
-}
-
-/// `{"1": n, "2": n, "3": n}`: cells determined by rules of each order.
-fn rules_by_order<'py>(py: Python<'py>, b: &BySource) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for order in 1..=3 {
-        d.set_item(order.to_string(), b.rules_by_order[order])?;
-    }
-    Ok(d)
 }
 
 /// Every forced cell of `board`, as `sapper analyse --json` reports it:
@@ -167,9 +157,10 @@ fn analyse<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let position = position(read_board(board)?, mines_arg(mines.as_ref())?)?;
     let engine = engine()?;
-    let analysis = py
-        .detach(|| engine.analyse(&position))
-        .map_err(engine_error)?;
+    let analysis = one_board(py, position.grid.len(), engine.budget(), |budget| {
+        engine.clone().with_budget(budget).analyse(&position)
+    })?
+    .map_err(engine_error)?;
     Ok(pythonize::pythonize(
         py,
         &AnalysisReport::new(position.grid, &analysis),
@@ -194,13 +185,13 @@ fn next_move<'py>(
     let density = density_arg(density)?;
     let position = position(read_board(board)?, mines_arg(mines.as_ref())?)?;
     let engine = engine()?;
-    let answer = py.detach(|| {
-        let mut player = engine.player(Policy::SecondSafety);
+    let answer = one_board(py, position.grid.len(), engine.budget(), |budget| {
+        let mut player = engine.player(Policy::SecondSafety).with_budget(budget);
         if let Some(d) = density {
             player.set_density(d);
         }
         player.next_move(&Board::from_position(&position))
-    });
+    })?;
     let grid = position.grid;
     match answer {
         Ok(m) => Ok(pythonize::pythonize(py, &MoveReport::new(grid, &m))?),
@@ -231,8 +222,8 @@ const MAX_GENERATED_CELLS: usize = 1 << 30;
 /// there; `method`: "uniform" (uniform among no-guess boards) or "fast"
 /// (repaired boards, for dense levels). `seed`: 0 to 2**64 - 1, the same
 /// boards for the same seed; `None` draws a fresh seed from the operating
-/// system. Runs on every core; Ctrl-C stops it when it finds its next
-/// board (the next 64 with "fast": seconds where no-guess boards are rare).
+/// system. Runs on every core; Ctrl-C stops it within a layout's solve
+/// (milliseconds), however rare no-guess boards are.
 #[pyfunction]
 #[pyo3(
     signature = (rows, cols, mines, count=Int::from(1), seed=None, first_click=None, method="uniform"),
@@ -291,16 +282,12 @@ fn generate<'py>(
             .seed(seed)
             .first_click(rule, start)
             .sampling(sampling);
-        interruptible(py, |stop| {
+        interruptible(py, |cancel| {
             let mut codes = Vec::new();
-            engine
+            switched(engine, cancel)
                 .generate_each(&request, &|_| {}, &mut |field| {
                     codes.extend(field.to_codes().into_iter().map(|c| c as i8));
-                    if stop.requested() {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
+                    ControlFlow::Continue(())
                 })
                 .map(|_| codes)
         })?
@@ -324,77 +311,17 @@ fn is_solvable(py: Python<'_>, layout: &Bound<'_, PyAny>, row: Int, col: Int) ->
         col.within("col", 0, u32::MAX)? as usize,
     );
     let engine = engine()?;
-    py.detach(|| engine.solves_from(&field, start))
-        .map_err(engine_error)
+    one_board(py, field.grid.len(), engine.budget(), |budget| {
+        engine
+            .clone()
+            .with_budget(budget)
+            .solves_from(&field, start)
+    })?
+    .map_err(engine_error)
 }
 
 /// Most games [`play`] plays in one call.
 const MAX_GAMES: u64 = 100_000_000;
-
-/// A player that gives up at its next move once the caller asks to stop.
-struct Watched<'a, P> {
-    player: P,
-    stop: &'a Stop,
-}
-
-impl<P: Player> Player for Watched<'_, P> {
-    fn next_move(&mut self, position: &Board) -> Result<Move, Error> {
-        if self.stop.requested() {
-            return Err(Error::Internal("stopped".into()));
-        }
-        self.player.next_move(position)
-    }
-}
-
-/// [`Engine::play`] of `settings`, stopping within a move of each game in
-/// progress when `stop` is set (`Ok(None)`). Game `i` is the engine's game
-/// `i` of the run, played by the same player, so the summary is the one
-/// `Engine::play` (and `sapper play`) gives.
-fn play_games(
-    engine: &Engine,
-    settings: &PlaySettings,
-    stop: &Stop,
-) -> Result<Option<PlaySummary>, Error> {
-    // Games held at once, as `Engine::play_each` holds them.
-    const CHUNK: u64 = 4096;
-    let start = settings.start();
-    let level = settings.level.check(settings.first_click, start)?;
-    let t0 = std::time::Instant::now();
-    let mut summary = PlaySummary::default();
-    let mut next = 0;
-    while next < settings.games {
-        let end = next.saturating_add(CHUNK).min(settings.games);
-        let records: Result<Vec<GameRecord>, Error> = (next..end)
-            .into_par_iter()
-            .map(|index| {
-                let mut player = Watched {
-                    player: engine
-                        .player(settings.policy)
-                        .with_endgame(settings.endgame_layouts)
-                        .with_guessing(settings.guessing),
-                    stop,
-                };
-                play_game(
-                    level,
-                    settings.first_click,
-                    start,
-                    settings.seed,
-                    index,
-                    &mut player,
-                )
-            })
-            .collect();
-        if stop.requested() {
-            return Ok(None);
-        }
-        for r in &records? {
-            summary.add(r);
-        }
-        next = end;
-    }
-    summary.seconds = t0.elapsed().as_secs_f64();
-    Ok(Some(summary))
-}
 
 /// Plays `games` seeded games with the sapper player and returns the
 /// summary `sapper play --json` prints. `level` ("beginner",
@@ -404,7 +331,8 @@ fn play_games(
 /// and `without` (one refinement, several separated by commas, or a list)
 /// are `sapper play`'s options of those names; `third_move` is `sapper
 /// play --with third-move` (slower, a little stronger). `seed=None` draws
-/// a fresh seed, reported as "seed". Runs on every core; Ctrl-C stops it.
+/// a fresh seed, reported as "seed". Runs on every core; Ctrl-C stops it
+/// within a move of each game in progress.
 #[pyfunction]
 #[pyo3(
     signature = (level=None, rows=None, cols=None, mines=None, games=Int::from(1000), seed=None, first_click=None, third_move=false, policy="second-safety", endgame_layouts=Int::from(ENDGAME_LAYOUTS as i64), without=None),
@@ -424,7 +352,7 @@ fn play<'py>(
     policy: &str,
     endgame_layouts: Int,
     without: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let policy = Policy::from_name(policy).ok_or_else(|| {
         input_error(format!(
             "policy = {policy:?}: expected one of {}",
@@ -483,45 +411,13 @@ fn play<'py>(
     settings.endgame_layouts = endgame_layouts;
     settings.guessing = guessing;
     let engine = engine()?;
-    let s = interruptible(py, |stop| play_games(engine, &settings, stop))?
-        .map_err(engine_error)?
-        .ok_or_else(|| {
-            pyo3::exceptions::PyRuntimeError::new_err("play stopped without an interrupt")
-        })?;
-    // Built here rather than converted from the engine's `PlayReport`:
-    // `ci95` serialises as a pair (`[f64; 2]`), which `pythonize` makes a
-    // tuple, and the documented answer has a list.
-    let out = PyDict::new(py);
-    let (lo, hi) = s.ci95();
-    out.set_item("games", s.games)?;
-    out.set_item("wins", s.wins)?;
-    out.set_item("win_rate", s.win_rate())?;
-    out.set_item("ci95", [lo, hi])?;
-    out.set_item("guesses_per_game", s.guesses_per_game())?;
-    out.set_item("guesses_per_won_game", s.guesses_per_won_game())?;
-    out.set_item("games_per_second", s.games_per_second())?;
-    let l = PyDict::new(py);
-    l.set_item("rows", level.rows)?;
-    l.set_item("cols", level.cols)?;
-    l.set_item("mines", level.mines)?;
-    out.set_item("level", l)?;
-    out.set_item("first_click", rule.name())?;
-    out.set_item("start", [start.0, start.1])?;
-    out.set_item("seed", settings.seed)?;
-    out.set_item("policy", settings.policy.name())?;
-    out.set_item("endgame_layouts", settings.endgame_layouts)?;
-    let g = PyDict::new(py);
-    g.set_item("free_fifties", settings.guessing.free_fifties)?;
-    g.set_item("influence", settings.guessing.influence)?;
-    g.set_item("blend", settings.guessing.blend)?;
-    g.set_item("dead", settings.guessing.dead)?;
-    g.set_item("off_frontier_cap", settings.guessing.off_frontier_cap)?;
-    g.set_item("isolated", settings.guessing.isolated)?;
-    g.set_item("third_move", settings.guessing.third_move)?;
-    out.set_item("guessing", g)?;
-    out.set_item("opened_by_source", by_source(py, &s.opened_by)?)?;
-    out.set_item("opened_by_rule_order", rules_by_order(py, &s.opened_by)?)?;
-    Ok(out)
+    let summary = interruptible(py, |cancel| switched(engine, cancel).play(&settings))?
+        .map_err(engine_error)?;
+    let report = PlayReport {
+        summary: &summary,
+        settings: &settings,
+    };
+    Ok(pythonize::pythonize(py, &report)?)
 }
 
 /// `"a", "b" or "c"`: names for an error message.

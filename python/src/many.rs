@@ -5,7 +5,8 @@
 //! numpy array is only *held* (its buffer is read in place later, in its
 //! own dtype). Everything else — reading the held arrays, turning codes
 //! and text into positions, counting — runs in the package's pool without
-//! the GIL, one counter per thread, and stops on Ctrl-C between boards.
+//! the GIL, one counter per thread, and stops on Ctrl-C between boards and
+//! within a board's count.
 
 use crate::errors::{engine_error, input_error};
 use crate::input::{
@@ -13,7 +14,7 @@ use crate::input::{
     IntArray, IntView,
 };
 use crate::pool::interruptible;
-use crate::{engine, grid_array, per_cell};
+use crate::{engine, grid_array, per_cell, switched};
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -104,14 +105,15 @@ pub fn probabilities_many<'py>(
         })
         .collect();
     let engine = engine()?;
-    let results: Vec<Result<(Grid, Vec<f64>), Error>> = interruptible(py, |stop| {
+    let results: Vec<Result<(Grid, Vec<f64>), Error>> = interruptible(py, |cancel| {
+        let engine = switched(engine, cancel);
         ready
             .into_par_iter()
             .zip(totals)
             .map_init(
                 || engine.counter(),
                 |counter, (board, total)| {
-                    if stop.requested() {
+                    if cancel.is_cancelled() {
                         return Err(Error::Internal("stopped".into()));
                     }
                     let board = match board {

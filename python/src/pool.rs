@@ -20,20 +20,39 @@
 //! when the main thread checks for signals while holding the GIL. A long
 //! call therefore runs its work in the pool ([`interruptible`]) while the
 //! calling thread waits without the GIL, waking every [`POLL`] to check
-//! for signals. When a handler raises, the work is told to stop (a flag it
-//! reads between games, boards or batches), the call waits for it to wind
-//! down and returns the handler's exception.
+//! for signals. When a handler raises, the work's [`Cancel`] switch is
+//! thrown: the engine, whose budget carries it, gives up at its next check
+//! (within a count's layer, a search's few thousand nodes, a solve or a
+//! game), and the call waits for the work to wind down and returns the
+//! handler's exception.
+//!
+//! A call on one board ([`one_board`]) is most often far quicker than a
+//! hop to the pool, and it cannot be known beforehand which boards are
+//! hard. So it first runs on the calling thread under a short deadline,
+//! [`INLINE_TIME`]; only if it has not ended by then is its answer dropped
+//! and the call run again in the pool, with the engine's whole budget.
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
+use sapper_engine::budget::{Budget, Cancel};
 use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often a waiting call checks for signals.
 pub const POLL: Duration = Duration::from_millis(25);
+
+/// How long a call on one board runs on the calling thread, deaf to
+/// Ctrl-C, before it moves to the pool ([`one_board`]): what a call that
+/// moves loses, and what it adds to the time Ctrl-C takes.
+pub const INLINE_TIME: Duration = Duration::from_millis(50);
+
+/// Boards of more cells than this go to the pool from the start: they
+/// cost milliseconds at least, so the hop is nothing to them, and they
+/// lose no [`INLINE_TIME`] when they are slow.
+pub const INLINE_CELLS: usize = 1 << 16;
 
 /// A pool and the process that built it.
 struct Owned {
@@ -78,17 +97,6 @@ pub fn pool() -> PyResult<&'static ThreadPool> {
     }
 }
 
-/// What the work of an [`interruptible`] call reads to know it should stop.
-pub struct Stop(AtomicBool);
-
-impl Stop {
-    /// Whether the caller asked the work to stop.
-    #[inline]
-    pub fn requested(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
 /// Where the work leaves its answer, and says it has finished.
 struct Slot<R> {
     state: Mutex<(bool, Option<R>)>,
@@ -114,21 +122,25 @@ impl<R> Drop for Finish<'_, R> {
 
 /// Runs `work` in the pool while this thread waits without the GIL,
 /// checking for signals every [`POLL`]. A signal handler that raises (Ctrl-C:
-/// `KeyboardInterrupt`) sets the [`Stop`] flag; the call then waits for
+/// `KeyboardInterrupt`) throws the [`Cancel`] switch `work` was given (for
+/// its engine's budget, or to read between items); the call then waits for
 /// `work` to return and raises the handler's exception. A panic in `work`
 /// is propagated.
-pub fn interruptible<R: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> R + Send) -> PyResult<R> {
+pub fn interruptible<R: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Cancel) -> R + Send,
+) -> PyResult<R> {
     let pool = pool()?;
-    let stop = Stop(AtomicBool::new(false));
+    let cancel = Cancel::new();
     let slot = Slot {
         state: Mutex::new((false, None)),
         done: Condvar::new(),
     };
-    let (stop, slot) = (&stop, &slot);
+    let (cancel, slot) = (&cancel, &slot);
     pool.in_place_scope(|scope| {
         scope.spawn(move |_| {
             let _finish = Finish(slot);
-            let answer = work(stop);
+            let answer = work(cancel);
             slot.lock().1 = Some(answer);
         });
         let mut interrupted = None;
@@ -146,7 +158,7 @@ pub fn interruptible<R: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> R + Se
             }
             if interrupted.is_none() {
                 if let Err(e) = py.check_signals() {
-                    stop.0.store(true, Ordering::Relaxed);
+                    cancel.cancel();
                     interrupted = Some(e);
                 }
             }
@@ -160,5 +172,43 @@ pub fn interruptible<R: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> R + Se
             .1
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("sapper's work stopped without an answer"))
+    })
+}
+
+/// Runs `work`, a computation on one board of `cells` cells under the
+/// engine's `budget`, so that Ctrl-C stops it at the engine's next check
+/// (or within [`INLINE_TIME`] and that check). `work` is given the budget
+/// to compute under.
+///
+/// On a board of at most [`INLINE_CELLS`] cells, `work` first runs on the
+/// calling thread (without the GIL) under a deadline of [`INLINE_TIME`]
+/// and the budget's memory limit. If it returns before that deadline, no
+/// time check in it can have failed, so its answer is the one the whole
+/// budget gives: it is returned. Otherwise it is dropped — ended by the
+/// deadline, or perhaps changed by it (a player skips a refinement that
+/// runs out of time rather than fail) — and, unless a signal handler
+/// raised meanwhile, `work` runs again under the whole budget in the pool
+/// ([`interruptible`]), where Ctrl-C throws the budget's cancel switch.
+pub fn one_board<R: Send>(
+    py: Python<'_>,
+    cells: usize,
+    budget: Budget,
+    work: impl Fn(Budget) -> R + Sync,
+) -> PyResult<R> {
+    if cells <= INLINE_CELLS {
+        // Before the budget is made: every deadline in `work` is at least
+        // `INLINE_TIME` after this.
+        let t0 = Instant::now();
+        let quick = Budget::new(Some(INLINE_TIME), budget.max_bytes());
+        let answer = py.detach(|| work(quick));
+        if t0.elapsed() < INLINE_TIME {
+            return Ok(answer);
+        }
+        drop(answer);
+        py.check_signals()?;
+    }
+    let work = &work;
+    interruptible(py, move |cancel| {
+        work(budget.restarted().with_cancel(cancel))
     })
 }

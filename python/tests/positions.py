@@ -73,3 +73,24 @@ def expert_positions(seed, count):
         if board is not None:
             out.append(board)
     return out
+
+
+def lattice(rows, cols, density, seed, band=None):
+    """A position hard for exact analysis (the shape of the engine's
+    tests/suite/hard_positions.rs): numbers on every (even row, even
+    column), every other cell closed, each closed cell a mine with chance
+    `density`, so the frontier is as wide as the board. With `band`, rows
+    `band` and `band + 1` of every `band + 2` are open too (numbers), which
+    cuts the board into independent lattices `band` rows high. Returns the
+    board (lists of codes, 10 closed) and its number of mines."""
+    rng = random.Random(seed)
+
+    def is_open(r, c):
+        return (r % 2 == 0 and c % 2 == 0) or (band is not None and r % (band + 2) >= band)
+
+    mines = {(r, c) for r in range(rows) for c in range(cols)
+             if not is_open(r, c) and rng.random() < density}
+    layout = numbers(rows, cols, mines)
+    board = [[layout[r][c] if is_open(r, c) else CLOSED for c in range(cols)]
+             for r in range(rows)]
+    return board, len(mines)

@@ -1,6 +1,7 @@
-"""`analyse` and `next_move` answer, as dicts, the objects the CLI prints
-for the same positions (both are the engine's report types): `sapper
-analyse --json` without its "position" key, and `sapper engine`'s line."""
+"""`analyse`, `next_move` and `play` answer, as dicts, the objects the CLI
+prints for the same positions or games (all are the engine's report
+types): `sapper analyse --json` without its "position" key, `sapper
+engine`'s line and `sapper play --json`."""
 
 import json
 import subprocess
@@ -61,3 +62,26 @@ def test_next_move_answers_the_engine_protocols_line():
         assert ours == cli
         guesses += ours["guess"]
     assert 2 <= guesses < len(games)
+
+
+def test_play_answers_the_clis_object():
+    """The same keys in the same order, lists where the JSON has arrays
+    (`ci95`, `start`), the same values but the speed."""
+    for kwargs, flags in [
+        ({"games": 300, "seed": 5}, ["--games", "300", "--seed", "5"]),
+        ({"level": "intermediate", "games": 200, "seed": 6, "first_click": (4, 5),
+          "third_move": True},
+         ["--level", "intermediate", "--games", "200", "--seed", "6", "--first-click",
+          "opening", "--start", "4,5", "--with", "third-move"]),
+        ({"rows": 12, "cols": 20, "mines": 40, "games": 200, "seed": 7, "without": "blend"},
+         ["--size", "12x20", "--mines", "40", "--games", "200", "--seed", "7", "--without",
+          "blend"]),
+    ]:
+        ours = sapper.play(**kwargs)
+        run = subprocess.run([str(sapper_binary()), "play", "--json", *flags],
+                             capture_output=True, text=True, check=False)
+        assert run.returncode == 0, run.stderr
+        cli = json.loads(run.stdout)
+        assert list(ours) == list(cli), kwargs
+        assert type(ours["ci95"]) is list and type(ours["start"]) is list
+        assert {**ours, "games_per_second": 0} == {**cli, "games_per_second": 0}, kwargs

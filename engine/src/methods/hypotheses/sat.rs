@@ -51,8 +51,9 @@
 //! The answer is the programme's answer: both decide exactly, for every
 //! closed cell, whether the opposite hypothesis has a layout (tested against
 //! each other and brute force). The solver polls the [`Budget`]'s deadline
-//! and gives up with [`OverBudget`] when it passes; its clause database is
-//! estimated before it is built and checked against the memory limit.
+//! and cancel switch and gives up with [`OverBudget`] when the deadline
+//! passes or the switch is thrown; its clause database is estimated
+//! before it is built and checked against the memory limit.
 
 use super::Profile;
 use crate::board::{Board, Contradiction, Forced, Value};
@@ -84,11 +85,13 @@ pub(super) fn find(
     let what = || format!("a frontier of {n} closed cells (SAT search)");
     budget.check_bytes(estimated_bytes(system, remaining), what)?;
 
-    let deadline = budget.deadline();
+    // The search stops at the deadline, or once the budget's cancel
+    // switch is thrown.
+    let (deadline, switch) = (budget.deadline(), *budget);
     let mut callbacks = Basic::new();
-    if let Some(deadline) = deadline {
-        callbacks.set_stop(move || Instant::now() >= deadline);
-    }
+    callbacks.set_stop(move || {
+        switch.cancelled() || deadline.is_some_and(|deadline| Instant::now() >= deadline)
+    });
     let mut sat = Instance {
         solver: Solver::new(SolverOpts::default(), callbacks),
         vars: Vec::with_capacity(n),
