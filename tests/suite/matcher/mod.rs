@@ -97,6 +97,9 @@ fn naive_matches(images: &[NaiveImage], board: &Board) -> (Vec<NaiveProof>, Vec<
     }
     let mut proofs = Vec::new();
     let mut forbidden = Vec::new();
+    // One buffer for the foci of every placement tried (most fail on
+    // their first few checks).
+    let mut foci = Vec::new();
     for img in images {
         let (ph, pw) = (img.h, img.w);
         let (fr, fc, PatternCell::Number(fv)) = img.checks[0] else {
@@ -105,7 +108,7 @@ fn naive_matches(images: &[NaiveImage], board: &Board) -> (Vec<NaiveProof>, Vec<
         for &(r, c) in &by_value[fv as usize] {
             let (r0, c0) = (r - fr, c - fc);
             'place: {
-                let mut foci = Vec::new();
+                foci.clear();
                 for &(pr, pc, pattern_cell) in &img.checks {
                     let (r, c) = (r0 + pr, c0 + pc);
                     let inside = r >= 0 && c >= 0 && r < h && c < w;
@@ -129,7 +132,7 @@ fn naive_matches(images: &[NaiveImage], board: &Board) -> (Vec<NaiveProof>, Vec<
                 }
                 foci.sort_unstable();
                 if img.kind == RuleKind::Forbidden {
-                    forbidden.push(foci);
+                    forbidden.push(foci.clone());
                     break 'place;
                 }
                 for bit in 0..(ph * pw) as u32 {
