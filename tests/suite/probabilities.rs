@@ -63,6 +63,9 @@ fn enumerate(board: &Board) -> Enumerated {
             }
             _ => None,
         })
+        // A number with no closed neighbour holds for every layout or for
+        // none: its need alone says which.
+        .filter(|&(mask, need)| mask != 0 || need != 0)
         .collect();
     let n = closed.len();
     let mut all = vec![0u64; n + 1];
