@@ -158,7 +158,10 @@ fn uniform_boards_fit_the_uniform_distribution_and_the_test_catches_a_biased_sam
         }
         counts
     };
-    let uniform = count(sample(Sampling::Uniform, draws));
+    // Boards are the first kept attempts in attempt order: the first
+    // `draws` of a longer sample are the sample of `draws`.
+    let longer = sample(Sampling::Uniform, 2 * draws);
+    let uniform = count(longer[..draws].to_vec());
     assert!(
         uniform.keys().all(|b| all.contains(b)),
         "only no-guess boards"
@@ -171,7 +174,7 @@ fn uniform_boards_fit_the_uniform_distribution_and_the_test_catches_a_biased_sam
     // A sampler with a mild bias — it drops every other no-guess board
     // with a mine in the top-left corner — fails the same test.
     let mut corner = 0;
-    let biased: Vec<Vec<bool>> = sample(Sampling::Uniform, 2 * draws)
+    let biased: Vec<Vec<bool>> = longer
         .into_iter()
         .filter(|b| {
             corner += b[0] as u32;

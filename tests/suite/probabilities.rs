@@ -63,6 +63,9 @@ fn enumerate(board: &Board) -> Enumerated {
             }
             _ => None,
         })
+        // A number with no closed neighbour holds for every layout or for
+        // none: its need alone says which.
+        .filter(|&(mask, need)| mask != 0 || need != 0)
         .collect();
     let n = closed.len();
     let mut all = vec![0u64; n + 1];
@@ -579,11 +582,11 @@ proptest! {
 
 /// An independent count of one position with its total: per frontier
 /// component, every assignment of mine counts to its groups by plain
-/// recursion (each number's remaining need checked as groups are decided),
-/// then the components combined over the total in big integers, all but
-/// one at a time. Returns each closed cell's probability as an exact
-/// fraction converted to `f64`, or `None` if a component has more than
-/// `limit` group assignments.
+/// recursion (each number's remaining need checked as groups are decided,
+/// and met exactly once its last group is decided), then the components
+/// combined over the total in big integers, all but one at a time. Returns
+/// each closed cell's probability as an exact fraction converted to `f64`,
+/// or `None` if a component has more than `limit` group assignments.
 pub(crate) fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>> {
     let grid = board.grid();
     let cells = board.cells();
@@ -665,11 +668,24 @@ pub(crate) fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>>
         let mut left = need.clone();
         let mut choice = vec![0usize; members.len()];
         let mut visited = 0u64;
+        // closes[at]: the numbers whose last group is the one decided at
+        // `at`, whose need must then be met exactly.
+        let mut closes = vec![Vec::new(); members.len()];
+        let mut last = std::collections::BTreeMap::new();
+        for (at, &g) in members.iter().enumerate() {
+            for &num in &groups[g].0 {
+                last.insert(num, at);
+            }
+        }
+        for (num, at) in last {
+            closes[at].push(num);
+        }
         #[allow(clippy::too_many_arguments)]
         fn recurse(
             at: usize,
             members: &[usize],
             groups: &[(Vec<u32>, Vec<u32>)],
+            closes: &[Vec<u32>],
             left: &mut [i64],
             choice: &mut [usize],
             weight: u64,
@@ -705,18 +721,22 @@ pub(crate) fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>>
                     left[num as usize] -= j as i64;
                 }
                 choice[at] = j;
-                let ok = recurse(
-                    at + 1,
-                    members,
-                    groups,
-                    left,
-                    choice,
-                    weight * binomial(cells.len(), j),
-                    tally,
-                    visited,
-                    limit,
-                    binomial,
-                );
+                // The numbers closed here are met, or no layout follows.
+                let met = closes[at].iter().all(|&num| left[num as usize] == 0);
+                let ok = !met
+                    || recurse(
+                        at + 1,
+                        members,
+                        groups,
+                        closes,
+                        left,
+                        choice,
+                        weight * binomial(cells.len(), j),
+                        tally,
+                        visited,
+                        limit,
+                        binomial,
+                    );
                 for &num in nums {
                     left[num as usize] += j as i64;
                 }
@@ -730,6 +750,7 @@ pub(crate) fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>>
             0,
             members,
             &groups,
+            &closes,
             &mut left,
             &mut choice,
             1,
@@ -767,13 +788,18 @@ pub(crate) fn backtracking(board: &Board, limit: u64) -> Option<Vec<(u32, f64)>>
     let everything = tallies
         .iter()
         .fold(vec![BigUint::from(1u32)], |acc, t| convolve(&acc, &t.all));
-    let weight_of_total = |t: usize| -> BigUint {
-        if t > remaining {
-            BigUint::ZERO
-        } else {
-            big_binomial(i_cells, remaining - t)
-        }
-    };
+    // The interior's layouts when the components hold `t` mines, for every
+    // `t` they can hold.
+    let weights: Vec<BigUint> = (0..everything.len())
+        .map(|t| {
+            if t > remaining {
+                BigUint::ZERO
+            } else {
+                big_binomial(i_cells, remaining - t)
+            }
+        })
+        .collect();
+    let weight_of_total = |t: usize| -> &BigUint { &weights[t] };
     let z: BigUint = everything
         .iter()
         .enumerate()

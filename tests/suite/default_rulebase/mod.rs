@@ -28,6 +28,7 @@ use sapper_engine::rules::{PatternCell, Rule, RuleKind, Rulebase};
 use sapper_engine::{Board, Cell, Forced, Value};
 use sapper_synth::{build_rulebase, full_window, synthesize, Options};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::ops::Range;
 use std::sync::OnceLock;
 
 mod exported;
@@ -273,14 +274,22 @@ impl<'b> View<'b> {
     }
 }
 
-/// Every orientation of every rule, bucketed by anchor key.
+/// Every orientation of every rule, bucketed by anchor key: the images of
+/// a bucket side by side, and their cells to check in one array in the
+/// same order (the matcher reads every image of a bucket at every number,
+/// so it reads them in the order they lie in memory).
 struct Images {
     images: Vec<Image>,
     /// Index of the rule each image comes from.
     rule_of: Vec<usize>,
-    by_anchor: HashMap<(i32, u8), Vec<usize>>,
+    by_anchor: HashMap<(i32, u8), Range<usize>>,
     /// Images without an anchor key: tried at every revealed number.
-    unkeyed: Vec<usize>,
+    unkeyed: Range<usize>,
+    /// Each image's cells other than `Any` as `(row, col, cell)`, the
+    /// numbers first (the order of the checks does not change what
+    /// matches; mismatches end sooner): `checks[spans[k]]` for image `k`.
+    checks: Vec<(u8, u8, PatternCell)>,
+    spans: Vec<Range<usize>>,
 }
 
 /// What the literal matcher found on one board.
@@ -307,19 +316,46 @@ impl Images {
             rule_of.extend(std::iter::repeat_n(ri, mine.len()));
             images.extend(mine);
         }
-        let mut by_anchor: HashMap<(i32, u8), Vec<usize>> = HashMap::new();
-        let mut unkeyed = Vec::new();
-        for (k, image) in images.iter().enumerate() {
-            match image.anchor_key() {
-                Some(key) => by_anchor.entry(key).or_default().push(k),
-                None => unkeyed.push(k),
+        // Keyed buckets first, the unkeyed images last.
+        let mut order: Vec<(Option<(i32, u8)>, usize)> = images
+            .iter()
+            .enumerate()
+            .map(|(k, image)| (image.anchor_key(), k))
+            .collect();
+        order.sort_by_key(|&(key, k)| (key.is_none(), key, k));
+        let rule_of: Vec<usize> = order.iter().map(|&(_, k)| rule_of[k]).collect();
+        let mut slots: Vec<Option<Image>> = images.into_iter().map(Some).collect();
+        let images: Vec<Image> = order
+            .iter()
+            .map(|&(_, k)| slots[k].take().unwrap())
+            .collect();
+        let mut by_anchor: HashMap<(i32, u8), Range<usize>> = HashMap::new();
+        let mut unkeyed = images.len()..images.len();
+        for (k, &(key, _)) in order.iter().enumerate() {
+            match key {
+                Some(key) => by_anchor.entry(key).or_insert(k..k).end = k + 1,
+                None => unkeyed.start = unkeyed.start.min(k),
             }
+        }
+        let mut checks = Vec::new();
+        let mut spans = Vec::new();
+        for image in &images {
+            let start = checks.len();
+            checks.extend(
+                (0..image.h * image.w)
+                    .filter(|&i| image.cells[i] != PatternCell::Any)
+                    .map(|i| ((i / image.w) as u8, (i % image.w) as u8, image.cells[i])),
+            );
+            checks[start..].sort_by_key(|&(_, _, cell)| !matches!(cell, PatternCell::Number(_)));
+            spans.push(start..checks.len());
         }
         Images {
             images,
             rule_of,
             by_anchor,
             unkeyed,
+            checks,
+            spans,
         }
     }
 
@@ -335,17 +371,17 @@ impl Images {
                 continue;
             };
             let key = (v, view.unknown_around[a as usize]);
-            let keyed = self.by_anchor.get(&key).map_or(&[][..], Vec::as_slice);
+            let keyed = self.by_anchor.get(&key).cloned().unwrap_or(0..0);
             let (ar, ac) = grid.rc(a);
-            for &k in keyed.iter().chain(&self.unkeyed) {
+            for k in keyed.chain(self.unkeyed.clone()) {
                 let image = &self.images[k];
                 let top = ar as isize - image.anchor.0 as isize;
                 let left = ac as isize - image.anchor.1 as isize;
-                let all = (0..image.h).all(|r| {
-                    (0..image.w).all(|c| {
-                        view.cell_matches(image.get(r, c), top + r as isize, left + c as isize)
-                    })
-                });
+                let all = self.checks[self.spans[k].clone()]
+                    .iter()
+                    .all(|&(r, c, cell)| {
+                        view.cell_matches(cell, top + r as isize, left + c as isize)
+                    });
                 if !all {
                     continue;
                 }

@@ -32,13 +32,15 @@ struct NaiveProof {
     foci: Vec<u32>,
 }
 
-/// One distinct orientation of a rule, with its non-`Any` cells listed foci
-/// first (the order of the checks does not change what matches; it only
-/// makes mismatches end sooner).
+/// One distinct orientation of a rule: its first focus, and its other
+/// non-`Any` cells, foci first (the order of the checks does not change
+/// what matches; it only makes mismatches end sooner). Small: the matcher
+/// reads every image for every board.
 struct NaiveImage {
     h: isize,
     w: isize,
-    checks: Vec<(isize, isize, PatternCell)>,
+    focus: (isize, isize, u8),
+    checks: Box<[(i8, i8, PatternCell)]>,
     kind: RuleKind,
     safe: u64,
     mine: u64,
@@ -63,10 +65,18 @@ fn naive_images(rb: &Rulebase) -> Vec<NaiveImage> {
                 .filter(|x| x.2 != PatternCell::Any)
                 .collect();
             checks.sort_by_key(|x| !matches!(x.2, PatternCell::Number(_)));
+            let (fr, fc, PatternCell::Number(fv)) = checks[0] else {
+                unreachable!("every rule has a focus")
+            };
+            let small = |x: isize| i8::try_from(x).unwrap();
             out.push(NaiveImage {
                 h,
                 w,
-                checks,
+                focus: (fr, fc, fv),
+                checks: checks[1..]
+                    .iter()
+                    .map(|&(r, c, cell)| (small(r), small(c), cell))
+                    .collect(),
                 kind: img.kind,
                 safe: img.safe,
                 mine: img.mine,
@@ -86,8 +96,8 @@ fn naive_matches(images: &[NaiveImage], board: &Board) -> (Vec<NaiveProof>, Vec<
         .map(|i| board.effective(i).map(|e| e.0))
         .collect();
     // Cells by effective value: a placement can only match where the
-    // image's first check (a focus) lands on a number with its value, so
-    // only those placements are enumerated; every check is still made.
+    // image's first focus lands on a number with its value, so only those
+    // placements are enumerated; every other cell is checked.
     let mut by_value: Vec<Vec<(isize, isize)>> = vec![Vec::new(); 9];
     for i in 0..grid.len() as u32 {
         if let Some(v @ 0..=8) = effective[i as usize] {
@@ -97,17 +107,19 @@ fn naive_matches(images: &[NaiveImage], board: &Board) -> (Vec<NaiveProof>, Vec<
     }
     let mut proofs = Vec::new();
     let mut forbidden = Vec::new();
+    // One buffer for the foci of every placement tried (most fail on
+    // their first few checks).
+    let mut foci = Vec::new();
     for img in images {
         let (ph, pw) = (img.h, img.w);
-        let (fr, fc, PatternCell::Number(fv)) = img.checks[0] else {
-            unreachable!("every rule has a focus, checked first")
-        };
+        let (fr, fc, fv) = img.focus;
         for &(r, c) in &by_value[fv as usize] {
             let (r0, c0) = (r - fr, c - fc);
             'place: {
-                let mut foci = Vec::new();
+                foci.clear();
+                foci.push((r * w + c) as u32);
                 for &(pr, pc, pattern_cell) in &img.checks {
-                    let (r, c) = (r0 + pr, c0 + pc);
+                    let (r, c) = (r0 + pr as isize, c0 + pc as isize);
                     let inside = r >= 0 && c >= 0 && r < h && c < w;
                     let idx = if inside { (r * w + c) as u32 } else { u32::MAX };
                     let cell = inside.then(|| board.cell(idx));
@@ -129,7 +141,7 @@ fn naive_matches(images: &[NaiveImage], board: &Board) -> (Vec<NaiveProof>, Vec<
                 }
                 foci.sort_unstable();
                 if img.kind == RuleKind::Forbidden {
-                    forbidden.push(foci);
+                    forbidden.push(foci.clone());
                     break 'place;
                 }
                 for bit in 0..(ph * pw) as u32 {

@@ -836,17 +836,34 @@ mod tests {
         ));
     }
 
-    /// Every byte of the body changed (past the checksum): rejected, or
-    /// tiers `find` runs on without a panic.
+    /// The changes made to each byte of the body.
+    static FLIPS: [u8; 3] = [0x01, 0x80, 0xFF];
+
+    /// Every byte of the body changed (past the checksum), by one of
+    /// [`FLIPS`] in turn: rejected, or tiers `find` runs on without a
+    /// panic.
     #[test]
     fn every_changed_byte_of_the_body_is_rejected_or_harmless() {
+        changed_bytes_are_rejected_or_harmless(|i| std::slice::from_ref(&FLIPS[i % FLIPS.len()]));
+    }
+
+    /// Every byte of the body changed by each of [`FLIPS`].
+    #[test]
+    #[ignore = "seconds: three decodings per byte; .ci/run runs it with --ignored"]
+    fn every_change_of_every_byte_of_the_body_is_rejected_or_harmless() {
+        changed_bytes_are_rejected_or_harmless(|_| &FLIPS);
+    }
+
+    /// Each byte `i` of the body changed by each of `flips(i)` (xored):
+    /// rejected, or tiers `find` runs on without a panic; some of each.
+    fn changed_bytes_are_rejected_or_harmless(flips: impl Fn(usize) -> &'static [u8]) {
         let (source, tiers) = sample_tiers();
         let bytes = tiers.to_index_bytes(&source);
         let body = body_of(&bytes);
         let boards = boards();
         let (mut accepted, mut refused) = (0, 0);
         for i in 0..body.len() {
-            for flip in [0x01u8, 0x80, 0xFF] {
+            for &flip in flips(i) {
                 let mut b = body.to_vec();
                 b[i] ^= flip;
                 let outcome = std::panic::catch_unwind(|| {

@@ -715,11 +715,13 @@ fn a_client_that_disconnects_frees_its_slot_within_a_second() {
 
 /// The SAT search behind the analysis polls its deadline but not the
 /// cancel switch: a request whose client left during it keeps its slot
-/// until the budget's deadline, never longer.
+/// until the budget's deadline, never longer. (A budget of 1 s: the
+/// deadline is the same whatever its length.)
 #[test]
 fn a_client_that_disconnects_during_a_sat_search_frees_its_slot_by_the_deadline() {
     let _timed = timed();
     let limits = Limits {
+        budget_secs: 1.0,
         jobs: 1,
         light_cells: 0,
         ..Limits::DEFAULT
