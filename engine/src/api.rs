@@ -541,13 +541,13 @@ impl Engine {
         emit: &mut dyn FnMut(Field) -> std::ops::ControlFlow<()>,
     ) -> Result<generate::Tally, Error> {
         request.level.check(request.first_click, request.start)?;
-        generate::generate_each(
+        Ok(generate::generate_each(
             request,
             self.rules.as_deref(),
             &Budget::default_limits().with_cancel_of(&self.budget),
             progress,
             emit,
-        )
+        )?)
     }
 
     /// Whether no-guess play solves the layout of `field` from a click on

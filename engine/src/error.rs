@@ -12,7 +12,7 @@ use crate::budget::OverBudget;
 use crate::files::FileError;
 use crate::formats::FormatError;
 use crate::game::LevelError;
-use crate::generate::GaveUp;
+use crate::generate::{GaveUp, GenerateError};
 use crate::rules::load::LoadError;
 use crate::Grid;
 
@@ -82,6 +82,15 @@ fn cells_text(cells: &[(usize, usize)]) -> String {
     }
     s.push(')');
     s
+}
+
+impl From<GenerateError> for Error {
+    fn from(e: GenerateError) -> Error {
+        match e {
+            GenerateError::GaveUp(g) => Error::GaveUp(g),
+            GenerateError::OverBudget(o) => Error::OverBudget(o),
+        }
+    }
 }
 
 impl Error {

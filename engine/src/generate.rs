@@ -39,8 +39,7 @@
 //! measures how far on a small board.
 
 use crate::board::{Cell, Field};
-use crate::budget::Budget;
-use crate::error::Error;
+use crate::budget::{Budget, OverBudget};
 use crate::game::{game_rng, random_layout, FirstClick, GameRng, Level};
 use crate::methods::MethodTable;
 use crate::solver::{solve_field_with, Layers, RuleTiers, SolveError, SolveOutcome};
@@ -141,6 +140,18 @@ pub struct GaveUp {
     pub attempts: u64,
 }
 
+/// Why a run of [`generate_each`] stopped short of its boards.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GenerateError {
+    /// No board found within the attempts allowed.
+    #[error(transparent)]
+    GaveUp(#[from] GaveUp),
+    /// The budget's cancel switch was thrown.
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
+}
+
 /// Generated boards and what they cost.
 #[derive(Clone, Debug)]
 pub struct Generated {
@@ -206,12 +217,12 @@ pub struct Tally {
 #[doc(hidden)]
 /// Generates `request.count` boards, each layout solved within the default
 /// limits; `progress(n)` is called as boards are accepted (from any
-/// thread). Fails with [`Error::GaveUp`].
+/// thread). Fails with [`GenerateError::GaveUp`].
 pub fn generate(
     request: &Request,
     rules: Option<&RuleTiers>,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Generated, Error> {
+) -> Result<Generated, GenerateError> {
     let mut fields = Vec::new();
     let budget = Budget::default_limits();
     let tally = generate_each(request, rules, &budget, progress, &mut |field| {
@@ -234,17 +245,17 @@ pub fn generate(
 ///
 /// Each layout is solved within `budget` (its clock restarted); the same
 /// limits give the same boards. Its cancel switch, thrown, stops the run
-/// within a solve with [`Error::OverBudget`]: no attempt starts after it,
+/// within a solve with [`GenerateError::OverBudget`]: no attempt starts after it,
 /// and nothing found after it is emitted (an attempt the switch ended
 /// looks undecided, so the boards after it could differ). Fails with
-/// [`Error::GaveUp`] too.
+/// [`GenerateError::GaveUp`] too.
 pub fn generate_each(
     request: &Request,
     rules: Option<&RuleTiers>,
     budget: &Budget,
     progress: &(dyn Fn(u64) + Sync),
     emit: &mut dyn FnMut(Field) -> ControlFlow<()>,
-) -> Result<Tally, Error> {
+) -> Result<Tally, GenerateError> {
     let called_off = || format!("generating {} boards", request.count);
     let run = Run {
         request,
@@ -268,7 +279,7 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// Gives up once the budget's cancel switch is thrown.
-    fn check_cancelled(&self) -> Result<(), Error> {
+    fn check_cancelled(&self) -> Result<(), GenerateError> {
         Ok(self.budget.check_cancelled(self.called_off)?)
     }
 
@@ -282,7 +293,7 @@ fn uniform(
     run: &Run<'_>,
     progress: &(dyn Fn(u64) + Sync),
     emit: &mut dyn FnMut(Field) -> ControlFlow<()>,
-) -> Result<Tally, Error> {
+) -> Result<Tally, GenerateError> {
     let request = run.request;
     // Attempts are tried in batches; a batch's kept attempts are taken in
     // attempt order. The batch size only sets how much is tried past the
@@ -364,7 +375,7 @@ fn fast(
     run: &Run<'_>,
     progress: &(dyn Fn(u64) + Sync),
     emit: &mut dyn FnMut(Field) -> ControlFlow<()>,
-) -> Result<Tally, Error> {
+) -> Result<Tally, GenerateError> {
     let request = run.request;
     // Board `i` is repaired from its own generator `(seed, i)`: chunks of
     // boards in parallel, emitted in order, give the same boards as one
@@ -389,7 +400,7 @@ fn fast(
                 progress(1);
                 Ok(board)
             })
-            .collect::<Result<_, Error>>()?;
+            .collect::<Result<_, GenerateError>>()?;
         // As in `uniform`: a board may have been repaired past a solve
         // the switch ended.
         run.check_cancelled()?;
