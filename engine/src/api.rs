@@ -511,16 +511,13 @@ impl Engine {
         request: &Request,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Generated, Error> {
-        let mut fields = Vec::new();
-        let tally = self.generate_each(request, progress, &mut |field| {
-            fields.push(field);
-            std::ops::ControlFlow::Continue(())
-        })?;
-        Ok(Generated {
-            fields,
-            attempts: tally.attempts,
-            undecided: tally.undecided,
-        })
+        request.level.check(request.first_click, request.start)?;
+        Ok(generate::generate(
+            request,
+            self.rules.as_deref(),
+            &self.generation_budget(),
+            progress,
+        )?)
     }
 
     /// [`Engine::generate`] streamed: each board is handed to `emit` as
@@ -544,10 +541,17 @@ impl Engine {
         Ok(generate::generate_each(
             request,
             self.rules.as_deref(),
-            &Budget::default_limits().with_cancel_of(&self.budget),
+            &self.generation_budget(),
             progress,
             emit,
         )?)
+    }
+
+    /// What each layout of a generation is solved within: the default
+    /// limits, whatever the engine's (the boards depend on the request
+    /// alone), ended by the engine budget's cancel switch.
+    fn generation_budget(&self) -> Budget {
+        Budget::default_limits().with_cancel_of(&self.budget)
     }
 
     /// Whether no-guess play solves the layout of `field` from a click on

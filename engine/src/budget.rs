@@ -167,21 +167,16 @@ impl Budget {
     /// cancelled; `what` names the work.
     #[inline]
     pub fn check_time(&self, what: impl FnOnce() -> String) -> Result<(), OverBudget> {
-        if self.cancelled() {
-            return Err(OverBudget {
-                what: what(),
-                limit: Limit::Cancelled,
-                estimate: None,
-            });
-        }
-        match (self.deadline, self.limit) {
-            (Some(deadline), Some(limit)) if Instant::now() >= deadline => Err(OverBudget {
-                what: what(),
-                limit: Limit::Time(limit),
-                estimate: None,
-            }),
-            _ => Ok(()),
-        }
+        let limit = match (self.deadline, self.limit) {
+            _ if self.cancelled() => Limit::Cancelled,
+            (Some(deadline), Some(limit)) if Instant::now() >= deadline => Limit::Time(limit),
+            _ => return Ok(()),
+        };
+        Err(OverBudget {
+            what: what(),
+            limit,
+            estimate: None,
+        })
     }
 
     /// Gives up if `bytes` (what the computation would keep) exceeds the

@@ -215,17 +215,17 @@ pub struct Tally {
 }
 
 #[doc(hidden)]
-/// Generates `request.count` boards, each layout solved within the default
-/// limits; `progress(n)` is called as boards are accepted (from any
-/// thread). Fails with [`GenerateError::GaveUp`].
+/// Generates `request.count` boards, each layout solved within `budget`
+/// (as [`generate_each`]); `progress(n)` is called as boards are accepted
+/// (from any thread).
 pub fn generate(
     request: &Request,
     rules: Option<&RuleTiers>,
+    budget: &Budget,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, GenerateError> {
     let mut fields = Vec::new();
-    let budget = Budget::default_limits();
-    let tally = generate_each(request, rules, &budget, progress, &mut |field| {
+    let tally = generate_each(request, rules, budget, progress, &mut |field| {
         fields.push(field);
         ControlFlow::Continue(())
     })?;

@@ -136,7 +136,7 @@ fn sample(sampling: Sampling, count: usize) -> Vec<Vec<bool>> {
         count,
         max_attempts: 1_000_000,
     };
-    generate(&request, None, &|_| {})
+    generate(&request, None, &Budget::default_limits(), &|_| {})
         .unwrap()
         .fields
         .into_iter()

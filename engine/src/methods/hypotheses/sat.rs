@@ -63,7 +63,6 @@ use crate::methods::MethodError;
 use batsat::callbacks::Basic;
 use batsat::interface::SolverInterface;
 use batsat::{lbool, Lit, Solver, SolverOpts, Var};
-use std::time::Instant;
 
 /// Bytes a clause costs the solver, per literal and per clause (header,
 /// watches), for the memory estimate.
@@ -87,11 +86,9 @@ pub(super) fn find(
 
     // The search stops at the deadline, or once the budget's cancel
     // switch is thrown.
-    let (deadline, switch) = (budget.deadline(), *budget);
+    let stop = *budget;
     let mut callbacks = Basic::new();
-    callbacks.set_stop(move || {
-        switch.cancelled() || deadline.is_some_and(|deadline| Instant::now() >= deadline)
-    });
+    callbacks.set_stop(move || stop.check_time(String::new).is_err());
     let mut sat = Instance {
         solver: Solver::new(SolverOpts::default(), callbacks),
         vars: Vec::with_capacity(n),
