@@ -315,8 +315,9 @@ fn a_flipped_byte_is_rejected() {
 
 /// Past the checksum (made to match): a cut body is rejected, a changed
 /// byte is rejected or gives tiers that `find` runs on without a panic or
-/// a cell off the board. (Run in the test profile too: debug arithmetic
-/// checks catch what release builds would let wrap.)
+/// a cell off the board (each byte changed by one of [`FLIPS`] in turn).
+/// (Run in the test profile too: debug arithmetic checks catch what
+/// release builds would let wrap.)
 #[test]
 fn damaged_bodies_with_a_matching_checksum_never_panic() {
     let h = header_len(EMBEDDED_INDEX);
@@ -333,17 +334,36 @@ fn damaged_bodies_with_a_matching_checksum_never_panic() {
             e => panic!("body cut at {len}: {e}"),
         }
     }
-    // Changed bytes: every byte of the first 200 and last 200 (counts,
-    // the small tables), and some between.
+    changed_bytes_are_rejected_or_harmless(|k| std::slice::from_ref(&FLIPS[k % FLIPS.len()]));
+}
+
+/// The same bytes each changed by every one of [`FLIPS`].
+#[test]
+#[ignore = "seconds: three loads of the 2 MB index per byte; .ci/run runs it with --ignored"]
+fn every_change_of_the_sampled_bytes_is_rejected_or_harmless() {
+    changed_bytes_are_rejected_or_harmless(|_| &FLIPS);
+}
+
+/// The changes made to a byte of the body.
+static FLIPS: [u8; 3] = [0x01, 0x10, 0xFF];
+
+/// Every byte of the first 200 and last 200 of the body (counts, the small
+/// tables) and 300 between, the `k`-th of them changed by each of
+/// `flips(k)` (xored) with the checksum made to match: rejected, or tiers
+/// `find` runs on without a panic or a cell off the board; some of each.
+fn changed_bytes_are_rejected_or_harmless(flips: impl Fn(usize) -> &'static [u8]) {
+    let h = header_len(EMBEDDED_INDEX);
+    let len = EMBEDDED_INDEX.len() - h;
     let boards: Vec<Board> = (0..4u64)
         .flat_map(|s| {
             let t = build(recipe(s + 3));
             [t.board.clone(), wild(t.grid.h, t.grid.w, s)]
         })
         .collect();
+    let mut rng = Rng::new(12);
     let positions = (0..200)
-        .chain(body.len() - 200..body.len())
-        .chain((0..300).map(|_| rng.below(body.len())));
+        .chain(len - 200..len)
+        .chain((0..300).map(|_| rng.below(len)));
     let (mut accepted, mut refused) = (0, 0);
     // One framed copy, each byte changed in place and its checksum made to
     // match, then put back.
@@ -353,8 +373,8 @@ fn damaged_bodies_with_a_matching_checksum_never_panic() {
         let sum = checksum64(&framed[h..]);
         framed[f - 8..f].copy_from_slice(&sum.to_le_bytes());
     };
-    for i in positions {
-        for flip in [0x01u8, 0x10, 0xFF] {
+    for (k, i) in positions.enumerate() {
+        for &flip in flips(k) {
             framed[h + i] ^= flip;
             rechecksum(&mut framed);
             let outcome = std::panic::catch_unwind(|| {

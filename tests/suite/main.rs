@@ -10,8 +10,10 @@
 //! ([`util::TempDir`]).
 //!
 //! `cargo test --workspace` runs them; the tests that need the shared data
-//! (`../shared/data`) are `#[ignore = "needs ../shared/data"]` and run with
-//! `-- --ignored`. One subject: `cargo test --test suite -- cli::`.
+//! (`../shared/data`) are `#[ignore = "needs ../shared/data"]`, and the
+//! exhaustive runs of tests that sample (every truncation, every change,
+//! the README's commands as written) are ignored too: `-- --ignored` runs
+//! them (`.ci/run` does). One subject: `cargo test --test suite -- cli::`.
 //!
 //! The tools that used to be ignored tests are examples of the root
 //! package: `cargo run --release --example regenerate_v1_fixture` and
