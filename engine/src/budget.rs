@@ -58,6 +58,17 @@ pub struct OverBudget {
     pub estimate: Option<usize>,
 }
 
+impl OverBudget {
+    /// Work stopped by the clock or the cancel switch (no estimate).
+    fn stopped(what: impl FnOnce() -> String, limit: Limit) -> OverBudget {
+        OverBudget {
+            what: what(),
+            limit,
+            estimate: None,
+        }
+    }
+}
+
 impl fmt::Display for OverBudget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.limit {
@@ -149,11 +160,7 @@ impl Budget {
     #[inline]
     pub fn check_cancelled(&self, what: impl FnOnce() -> String) -> Result<(), OverBudget> {
         if self.cancelled() {
-            return Err(OverBudget {
-                what: what(),
-                limit: Limit::Cancelled,
-                estimate: None,
-            });
+            return Err(OverBudget::stopped(what, Limit::Cancelled));
         }
         Ok(())
     }
@@ -172,11 +179,7 @@ impl Budget {
             (Some(deadline), Some(limit)) if Instant::now() >= deadline => Limit::Time(limit),
             _ => return Ok(()),
         };
-        Err(OverBudget {
-            what: what(),
-            limit,
-            estimate: None,
-        })
+        Err(OverBudget::stopped(what, limit))
     }
 
     /// Gives up if `bytes` (what the computation would keep) exceeds the
@@ -213,15 +216,11 @@ impl Budget {
     /// The refusal for work that was stopped at the deadline (a search
     /// that polls [`Budget::deadline`] itself).
     pub fn out_of_time(&self, what: String) -> OverBudget {
-        OverBudget {
-            what,
-            limit: if self.cancelled() {
-                Limit::Cancelled
-            } else {
-                Limit::Time(self.limit.unwrap_or_default())
-            },
-            estimate: None,
-        }
+        let limit = match self.cancelled() {
+            true => Limit::Cancelled,
+            false => Limit::Time(self.limit.unwrap_or_default()),
+        };
+        OverBudget::stopped(|| what, limit)
     }
 }
 

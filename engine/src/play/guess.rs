@@ -582,7 +582,9 @@ mod tests {
     #[test]
     fn look_ahead_scores_and_best_guess_match_brute_force_two_and_three_moves_deep() {
         let mut rng = TestRng::new(11);
-        let budget = Budget::default_limits();
+        // No deadline: the rounds together take seconds, more under load,
+        // and a count cut short would score a candidate differently.
+        let budget = Budget::unlimited();
         let (mut p, mut scratch, mut deeper) = (
             Probabilities::new(),
             Probabilities::new(),
