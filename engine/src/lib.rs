@@ -90,13 +90,15 @@
 //! - [`review`]: recorded games replayed into moves, positions and clicks;
 //! - [`report`] and [`request`]: the answers and requests as data;
 //! - [`rules`]: rule patterns, the binary rulebase format, learning,
-//!   verification and loading — the tooling of `sapper synth` and `sapper
+//!   verification, loading and the index saved beside a rulebase
+//!   ([`rules::saved`]) — the tooling of `sapper synth` and `sapper
 //!   rules`.
 //!
 //! The machinery behind [`Engine`] — the constraint system, the four
 //! methods, the solver's fixpoint, the rule index, the wire format and the
-//! bounded file readers — is public only for the project's own tests and
-//! tools, and hidden from this documentation: it may change without notice.
+//! bounded file readers and whole-file writers — is public only for the
+//! project's own tests and tools, and hidden from this documentation: it
+//! may change without notice.
 
 #![warn(missing_docs)]
 

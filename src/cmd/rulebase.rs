@@ -47,14 +47,14 @@ pub fn load_error(e: LoadError) -> CliError {
 }
 
 /// Indexes `rb` (just written to `path` as `bytes`) and saves the index
-/// beside it. Call it only for proven rules (see `rules::index::saved`).
+/// beside it. Call it only for proven rules (see `sapper_engine::rules::saved`).
 pub fn save_index_of(
     path: &Path,
     bytes: &[u8],
     rb: &sapper_engine::rules::Rulebase,
 ) -> Result<std::path::PathBuf, CliError> {
     let tiers = RuleTiers::new(rb);
-    sapper_engine::rules::index::saved::save_index(path, bytes, &tiers)
+    sapper_engine::rules::saved::save_index(path, bytes, &tiers)
         .map_err(|e| format!("writing the rule index: {e}").into())
 }
 

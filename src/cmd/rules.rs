@@ -126,7 +126,7 @@ fn index(a: VerifyArgs) -> Result<ExitCode, super::CliError> {
         );
     }
     let path = std::path::Path::new(&a.file);
-    sapper_engine::files::write_target(&sapper_engine::rules::index::saved::index_path(path))?;
+    sapper_engine::files::write_target(&sapper_engine::rules::saved::index_path(path))?;
     let start = std::time::Instant::now();
     let bytes = sapper_engine::files::read_capped(path, sapper_engine::files::MAX_RULEBASE_BYTES)
         .map_err(|e| e.to_string())?;
@@ -148,7 +148,7 @@ fn index(a: VerifyArgs) -> Result<ExitCode, super::CliError> {
 
 /// Whether `file` has a usable saved index, in words (for `rules info`).
 fn index_status(file: &str) -> (&'static str, String) {
-    use sapper_engine::rules::index::saved::{index_path, load_saved_index, SavedIndex};
+    use sapper_engine::rules::saved::{index_path, load_saved_index, SavedIndex};
     if file == "default" {
         return ("embedded", "built into the binary".into());
     }

@@ -237,7 +237,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         // Learned rules are proven as they are learned, and the base was
         // proven when loaded: the index may cache that proof — not after
         // --trust-rules, whose base was not proven.
-        let index = sapper_engine::rules::index::saved::index_path(file);
+        let index = sapper_engine::rules::saved::index_path(file);
         if index.exists() && args.rules.trust() == Trust::Prove {
             save_index_of(file, &bytes, &rb)?;
         }

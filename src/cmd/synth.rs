@@ -145,7 +145,7 @@ pub fn run(args: Args) -> Result<ExitCode, super::CliError> {
     // (the user asked for one there). Synthesized rules are proven by the
     // enumeration that derives them and the base was proven when read, so
     // the index may cache that proof — not after --trust-rules.
-    let index = sapper_engine::rules::index::saved::index_path(&args.output);
+    let index = sapper_engine::rules::saved::index_path(&args.output);
     if index.exists() && !args.trust_rules {
         super::rulebase::save_index_of(&args.output, &bytes, &rulebase)?;
         eprintln!("rule index refreshed: {}", index.display());

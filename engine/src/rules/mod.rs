@@ -25,6 +25,7 @@ pub mod load;
 pub mod symmetry;
 pub mod verify;
 
+pub use index::saved;
 pub use index::RuleTiers;
 pub use symmetry::{map_point, SYMMETRIES};
 
