@@ -612,6 +612,67 @@ impl Counter {
         Ok(&self.probabilities)
     }
 
+    /// The fewest and the most mines a layout of `board` can hold: over
+    /// every layout of mines on its closed cells that fits its numbers,
+    /// the least and the greatest total (its known mines — flags and
+    /// proven mines — included); `None` when no layout fits. The board's
+    /// total, if it states one, is ignored: the range is over all totals.
+    /// The totals in between need not all fit (a group of cells may hold
+    /// one mine or three, never two).
+    ///
+    /// A programme over the frontier finds it (microseconds on a played
+    /// position); a frontier too wide for that programme is answered with
+    /// a few counts under the counter's budget (whose clock starts once
+    /// for the whole call), after which [`Counter::probabilities`] are
+    /// those of a board of the search's, not of any board asked for.
+    /// Errors: [`Error::OverBudget`] past the budget or when cancelled;
+    /// [`Error::Inaccurate`] from a count, as [`Counter::compute`] gives
+    /// it. A board no layout fits is not an error.
+    ///
+    /// ```
+    /// use sapper_engine::{Board, Engine, Position};
+    ///
+    /// let engine = Engine::new()?;
+    /// let mut counter = engine.counter();
+    /// // The 1 sees two of the three closed cells; the third is free.
+    /// let board = Board::from_position(&"?1??\n".parse::<Position>()?);
+    /// assert_eq!(counter.mine_range(&board)?, Some((1, 2)));
+    /// // The 2 needs both its closed neighbours, the 0 (`.`) none of its.
+    /// let board = Board::from_position(&"?2?.\n".parse::<Position>()?);
+    /// assert_eq!(counter.mine_range(&board)?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mine_range(&mut self, board: &Board) -> Result<Option<(u32, u32)>, Error> {
+        self.range_by(
+            board,
+            crate::probabilities::range::Method::Programme(
+                crate::probabilities::range::Limits::FULL,
+            ),
+        )
+    }
+
+    /// [`Counter::mine_range`] with counts alone, never the frontier
+    /// programme: the slower answer the programme is tested against.
+    #[doc(hidden)]
+    pub fn mine_range_by_counts(&mut self, board: &Board) -> Result<Option<(u32, u32)>, Error> {
+        self.range_by(board, crate::probabilities::range::Method::Counts)
+    }
+
+    /// The range by `method`, under the counter's budget restarted.
+    fn range_by(
+        &mut self,
+        board: &Board,
+        method: crate::probabilities::range::Method,
+    ) -> Result<Option<(u32, u32)>, Error> {
+        crate::probabilities::range::mine_range(
+            &mut self.probabilities,
+            board,
+            &self.budget.restarted(),
+            method,
+        )
+        .map_err(|e| Error::from_probability(e, board.grid()))
+    }
+
     /// Computes under `budget` from now on (its clock restarted at each
     /// call), not the engine's.
     pub fn set_budget(&mut self, budget: Budget) {

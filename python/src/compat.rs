@@ -24,92 +24,23 @@
 //!   `(layout, found)`, a plain opening layout with `False` when no no-guess
 //!   board was found in `max_times` attempts.
 //!
-//! `min` and `max` come from [`crate::range`] (a programme over the
-//! frontier, microseconds) and the probabilities from one count with the
-//! clamped total; only a frontier too wide for that programme falls back
-//! to finding them with counts ([`mine_range`]).
+//! `min` and `max` come from the engine's
+//! [`Counter::mine_range`](sapper_engine::Counter::mine_range) (a
+//! programme over the frontier, microseconds; counts when the frontier is
+//! too wide for it) and the probabilities from one count with the clamped
+//! total.
 
 use crate::errors::{engine_error, input_error};
 use crate::input::{read_board, read_layout, BoardInput};
 use crate::pool::{interruptible, one_board};
-use crate::range::{frontier_range, Range};
 use crate::{engine, nested, switched, with_counter};
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyList};
 use sapper_engine::budget::{Budget, Cancel};
-use sapper_engine::constraints::System;
 use sapper_engine::game::{game_rng, random_layout};
 use sapper_engine::generate::Request;
-use sapper_engine::{Board, Cell, Counter, Error, Field, FirstClick, Grid, Level};
+use sapper_engine::{Board, Cell, Error, Field, FirstClick, Grid, Level};
 use std::ops::ControlFlow;
-
-/// Whether some layout of `board` (no total) holds exactly `total` mines.
-fn fits(counter: &mut Counter, board: &Board, total: u32) -> Result<bool, Error> {
-    let with_total = Board::new(board.grid(), board.cells().to_vec(), Some(total));
-    match counter.compute(&with_total, None) {
-        Ok(_) => Ok(true),
-        Err(Error::Contradiction { .. }) => Ok(false),
-        Err(e) => Err(e),
-    }
-}
-
-/// The fewest and the most mines a layout of `board` (no total) can hold,
-/// or the engine's contradiction if none fits.
-///
-/// The totals that fit need not be an interval (a component may hold one
-/// mine or three, never two), so they are not searched directly. Instead
-/// `slack` closed cells that no number sees are added below the board,
-/// behind a row of known-safe cells: with `C` = closed cells and `slack =
-/// C`, a total `k ≤ C` fits the padded board iff some total `f` of the
-/// board has `k − C ≤ f ≤ k`, i.e. iff `min ≤ k`; and `k + C` fits iff
-/// `max ≥ k`. Both are monotone in `k`: two binary searches.
-fn mine_range(counter: &mut Counter, board: &Board) -> Result<(u32, u32), Error> {
-    let grid = board.grid();
-    let closed = board.unknown_count();
-    if closed == 0 {
-        let with_total = Board::new(grid, board.cells().to_vec(), Some(0));
-        counter.compute(&with_total, None)?;
-        return Ok((0, 0));
-    }
-    let slack = closed as usize;
-    let extra_rows = 1 + slack.div_ceil(grid.w);
-    let padded_grid = Grid::new(grid.h + extra_rows, grid.w);
-    let mut cells = board.cells().to_vec();
-    cells.resize(padded_grid.len(), Cell::Safe);
-    for c in &mut cells[(grid.h + 1) * grid.w..][..slack.min(padded_grid.len())] {
-        *c = Cell::Unknown;
-    }
-    let padded = Board::new(padded_grid, cells, None);
-    if !fits(counter, &padded, closed)? {
-        // No layout at all: the engine's own account of why.
-        counter.compute(board, Some(0.5))?;
-        return Err(Error::Internal(
-            "no layout fits, yet the count found one".into(),
-        ));
-    }
-    // Least k with min ≤ k.
-    let (mut lo, mut hi) = (0, closed);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if fits(counter, &padded, mid)? {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    let min = lo;
-    // Greatest k with max ≥ k.
-    let (mut lo, mut hi) = (min, closed);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        if fits(counter, &padded, mid + closed)? {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    Ok((min, lo))
-}
 
 /// ms_toollib's reading of `mine_num`: below 1 a density of the whole
 /// board (floored), else a count (truncated; NaN and negatives 0).
@@ -118,37 +49,6 @@ fn total_of(mine_num: f64, cells: usize) -> u64 {
         (mine_num * cells as f64).floor() as u64
     } else {
         mine_num as u64
-    }
-}
-
-/// The range of totals of `board` (no total, no flags): `None` when no
-/// layout fits. By the frontier programme, or with counts when the
-/// frontier is too wide for it (`counted` forces the counts: tests).
-fn range_of(
-    counter: &mut Counter,
-    board: &Board,
-    counted: bool,
-) -> Result<Option<(u32, u32)>, Error> {
-    let Ok(system) = System::build(board) else {
-        return Ok(None);
-    };
-    let interior = system.interior().len() as u32;
-    let found = if counted {
-        Range::TooWide
-    } else {
-        frontier_range(&system)
-    };
-    match found {
-        Range::Found(lo, hi) => Ok(Some((lo, hi + interior))),
-        Range::NoLayout => Ok(None),
-        Range::TooWide => match mine_range(
-            counter,
-            &Board::new(board.grid(), board.cells().to_vec(), None),
-        ) {
-            Ok(range) => Ok(Some(range)),
-            Err(Error::Contradiction { .. }) => Ok(None),
-            Err(e) => Err(e),
-        },
     }
 }
 
@@ -173,7 +73,7 @@ fn onboard(
     let board = Board::new(grid, cells.to_vec(), Some(asked as u32));
     let engine = engine_ref()?;
     with_counter(engine, budget, |counter| {
-        let Some((min, max)) = range_of(counter, &board, false)? else {
+        let Some((min, max)) = counter.mine_range(&board)? else {
             return Ok(zeros());
         };
         let total = asked.clamp(u64::from(min), u64::from(max)) as u32;
@@ -278,7 +178,13 @@ fn _compat_mine_range(
     let board = Board::new(grid, cells, None);
     let engine = engine()?;
     one_board(py, grid.len(), engine.budget(), |budget| {
-        with_counter(engine, budget, |c| range_of(c, &board, counted))
+        with_counter(engine, budget, |c| {
+            if counted {
+                c.mine_range_by_counts(&board)
+            } else {
+                c.mine_range(&board)
+            }
+        })
     })?
     .map_err(engine_error)
 }

@@ -22,7 +22,6 @@ mod errors;
 mod input;
 mod many;
 mod pool;
-mod range;
 mod replay;
 
 use errors::{engine_error, input_error};

@@ -171,6 +171,7 @@ mod exact;
 pub mod number;
 mod outer;
 mod packed;
+pub(crate) mod range;
 
 use crate::board::{Board, Contradiction};
 use crate::budget::{Budget, OverBudget};
