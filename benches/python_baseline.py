@@ -16,7 +16,9 @@ makes: target/pyenv/bin/python benches/python_baseline.py).
    and `ms_toollib.cal_probability_onboard(board, 99)` on every position,
    each call timed; prints the median and slowest call of each (median over
    rounds per position) and the ratio, and the largest difference between
-   them on closed cells.
+   them on closed cells. Then each library in a loop of its own (R rounds
+   over the positions): alternated, each call starts with the caches the
+   other's call left, so the two figures bound what a caller sees.
 3. Batch: `sapper.probabilities_many(boards, mines=99)` (all cores) against
    ms_toollib's loop over the same boards, wall time per round (median).
 4. Boards: `sapper.generate(16, 30, 99, count=1, seed=k)` per call against
@@ -56,8 +58,18 @@ def per_call(boards, rounds):
             if r == 0:
                 closed = np.array(b) == 10
                 worst = max(worst, float(np.abs(p[closed] - np.array(q[0])[closed]).max()))
-    med = lambda t: [statistics.median(t[r][k] for r in range(rounds)) for k in range(len(boards))]
-    return med(ours), med(theirs), worst
+    return per_position(ours), per_position(theirs), worst
+
+
+def per_position(times):
+    """Each position's median call over the rounds of `times[round][position]`."""
+    return [statistics.median(t[k] for t in times) for k in range(len(times[0]))]
+
+
+def alone(f, boards, rounds):
+    """Each position's median call of `f` in a loop of its own."""
+    times = [[timed(f, b)[0] for b in boards] for _ in range(rounds)]
+    return per_position(times)
 
 
 def main():
@@ -79,6 +91,11 @@ def main():
           f"ms_toollib.cal_probability_onboard median {tm*1e6:.1f} µs, slowest {max(theirs)*1e6:.1f} µs")
     print(f"  ratio (ms_toollib / sapper): median {tm/om:.1f}×, slowest {max(theirs)/max(ours):.1f}×, "
           f"total {sum(theirs)/sum(ours):.1f}×; largest difference {worst:.3g}")
+    ours = alone(lambda b: sapper.probabilities(b, mines=99), boards, args.rounds)
+    theirs = alone(lambda b: ms.cal_probability_onboard(b, 99), boards, args.rounds)
+    om, tm = statistics.median(ours), statistics.median(theirs)
+    print(f"each in a loop of its own: sapper median {om*1e6:.1f} µs, ms_toollib median {tm*1e6:.1f} µs: "
+          f"{tm/om:.1f}× (median), slowest {max(theirs)/max(ours):.1f}×")
 
     batch, loop = [], []
     for _ in range(args.rounds):
