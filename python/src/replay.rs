@@ -21,9 +21,7 @@ use crate::input::{check_board_shape, read_board, type_name, BoardInput, MAX_CEL
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyMemoryView, PyString};
-use sapper_engine::formats::replay::{
-    parse_replay, EventKind, Replay, ReplayEvent, ReplayFormat, ReplayHeader, MAX_REPLAY_SIDE,
-};
+use sapper_engine::formats::replay::{parse_replay, Replay};
 use sapper_engine::metrics::Metrics;
 use sapper_engine::report::Filed;
 use sapper_engine::review::ReplayReport;
@@ -72,7 +70,10 @@ fn given(source: &Bound<'_, PyAny>, name: Option<&str>) -> PyResult<Given> {
         ));
     }
     if let Ok(dict) = source.cast::<PyDict>() {
-        return Ok(Given::Replay(Box::new(replay_of_dict(dict)?)));
+        // The engine checks the dict and names the key at fault.
+        let replay = Replay::from_data(&mut pythonize::Depythonizer::from_object(dict.as_any()))
+            .map_err(engine_error)?;
+        return Ok(Given::Replay(Box::new(replay)));
     }
     let is_path = source.is_instance_of::<PyString>() || source.hasattr("__fspath__")?;
     if is_path {
@@ -301,151 +302,4 @@ fn mines_of_text(text: &str) -> Result<(Grid, Vec<bool>), String> {
         ));
     }
     Ok((Grid::new(rows, cols), mines))
-}
-
-/// The item `key` of `dict`, a `sapper.InputError` naming `at` if absent.
-fn item<'py>(dict: &Bound<'py, PyDict>, key: &str, at: &str) -> PyResult<Bound<'py, PyAny>> {
-    dict.get_item(key)?
-        .ok_or_else(|| input_error(format!("{at}: no {key:?}")))
-}
-
-/// A whole number in `lo..=hi` from `value`, named `what` in errors.
-fn whole<T: TryFrom<i64> + Into<i64> + Copy>(
-    value: &Bound<'_, PyAny>,
-    what: &str,
-    lo: T,
-    hi: T,
-) -> PyResult<T> {
-    let v: i64 = value.extract().map_err(|_| {
-        input_error(format!(
-            "{what}: expected a whole number from {} to {}, got {}",
-            lo.into(),
-            hi.into(),
-            value.repr().map(|r| r.to_string()).unwrap_or_default()
-        ))
-    })?;
-    if v < lo.into() || v > hi.into() {
-        return Err(input_error(format!(
-            "{what} = {v}: expected a whole number from {} to {}",
-            lo.into(),
-            hi.into()
-        )));
-    }
-    T::try_from(v).map_err(|_| input_error(format!("{what} = {v}: out of range")))
-}
-
-/// A replay from the dict `read_replay` returns: its `rows`, `cols`,
-/// `board`, `cell_px` and `events` are read (`mines`, when present, must
-/// count the board's mines; `format` and `version` are kept; the rest is
-/// ignored). Anything amiss is a `sapper.InputError` naming the key (and
-/// the event).
-fn replay_of_dict(dict: &Bound<'_, PyDict>) -> PyResult<Replay> {
-    let side = MAX_REPLAY_SIDE as i64;
-    let rows = whole(&item(dict, "rows", "replay")?, "replay[\"rows\"]", 1, side)? as usize;
-    let cols = whole(&item(dict, "cols", "replay")?, "replay[\"cols\"]", 1, side)? as usize;
-    let board = item(dict, "board", "replay")?;
-    let text: Vec<String> = board.extract().map_err(|_| {
-        input_error(format!(
-            "replay[\"board\"]: expected a list of row strings, got {}",
-            type_name(&board)
-        ))
-    })?;
-    let (grid, mines) = mines_of_text(&text.join("\n"))
-        .map_err(|e| input_error(format!("replay[\"board\"]: {e}")))?;
-    if (grid.h, grid.w) != (rows, cols) {
-        return Err(input_error(format!(
-            "replay[\"board\"] is {}×{}, but rows and cols say {rows}×{cols}",
-            grid.h, grid.w
-        )));
-    }
-    if let Some(count) = dict.get_item("mines")? {
-        let count = whole(&count, "replay[\"mines\"]", 0, (rows * cols) as i64)? as usize;
-        let on_board = mines.iter().filter(|&&m| m).count();
-        if count != on_board {
-            return Err(input_error(format!(
-                "replay[\"mines\"] = {count}, but the board has {on_board} mines"
-            )));
-        }
-    }
-    let cell_px = whole(
-        &item(dict, "cell_px", "replay")?,
-        "replay[\"cell_px\"]",
-        0,
-        u16::MAX,
-    )?;
-    let format = match dict.get_item("format")? {
-        None => ReplayFormat::Rawvf,
-        Some(f) => {
-            let name: String = f.extract().unwrap_or_default();
-            *ReplayFormat::ALL
-                .iter()
-                .find(|k| k.name() == name)
-                .ok_or_else(|| {
-                    input_error(format!(
-                        "replay[\"format\"] = {}: expected \"rmv\", \"evf\", \"avf\", \"mvf\" or \
-                         \"rawvf\"",
-                        f.repr().map(|r| r.to_string()).unwrap_or_default()
-                    ))
-                })?
-        }
-    };
-    let version = match dict.get_item("version")? {
-        None => String::new(),
-        Some(v) => v
-            .extract()
-            .map_err(|_| input_error("replay[\"version\"]: expected a string"))?,
-    };
-    let list = item(dict, "events", "replay")?;
-    let mut events = Vec::new();
-    for (k, e) in list
-        .try_iter()
-        .map_err(|_| input_error("replay[\"events\"]: expected a list of events"))?
-        .enumerate()
-    {
-        let e = e?;
-        let at = format!("replay[\"events\"][{k}]");
-        let e = e
-            .cast::<PyDict>()
-            .map_err(|_| input_error(format!("{at}: expected a dict, got {}", type_name(&e))))?;
-        let kind = item(e, "kind", &at)?;
-        let code: String = kind.extract().unwrap_or_default();
-        let kind = EventKind::from_code(&code).ok_or_else(|| {
-            input_error(format!(
-                "{at}[\"kind\"] = {}: not an event kind (expected one of {})",
-                kind.repr().map(|r| r.to_string()).unwrap_or_default(),
-                EventKind::ALL.map(EventKind::code).join(", ")
-            ))
-        })?;
-        events.push(ReplayEvent {
-            time_ms: whole(
-                &item(e, "time_ms", &at)?,
-                &format!("{at}[\"time_ms\"]"),
-                i64::MIN,
-                i64::MAX,
-            )?,
-            kind,
-            x: whole(
-                &item(e, "x", &at)?,
-                &format!("{at}[\"x\"]"),
-                i32::MIN,
-                i32::MAX,
-            )?,
-            y: whole(
-                &item(e, "y", &at)?,
-                &format!("{at}[\"y\"]"),
-                i32::MIN,
-                i32::MAX,
-            )?,
-        });
-    }
-    Ok(Replay {
-        format,
-        version,
-        rows,
-        cols,
-        mines,
-        cell_px,
-        events,
-        header: ReplayHeader::default(),
-    })
 }

@@ -19,6 +19,7 @@ import datetime
 import json
 import os
 import pathlib
+import re
 import subprocess
 import threading
 import time
@@ -308,26 +309,83 @@ def test_a_missing_file_or_a_folder_is_an_os_error_naming_it(tmp_path):
         sapper.review(42)
 
 
+def starting(text):
+    """A `match` pattern for messages that start with `text`."""
+    return "^" + re.escape(text)
+
+
 def test_a_replay_dict_is_checked_before_it_is_reviewed(replays):
     good = replays["rmv/wmp_beg.rmv"]
-    bad = dict(good, board=good["board"][:-1])
-    with pytest.raises(sapper.InputError, match=r'replay\["board"\] is 7×8'):
-        sapper.review(bad)
-    bad = dict(good, events=[dict(good["events"][0], kind="zz")])
-    with pytest.raises(sapper.InputError, match=r'replay\["events"\]\[0\]\["kind"\]'):
-        sapper.review(bad)
-    bad = dict(good, mines=good["mines"] + 1)
-    with pytest.raises(sapper.InputError, match=r'replay\["mines"\]'):
-        sapper.review(bad)
-    bad = {k: v for k, v in good.items() if k != "cell_px"}
-    with pytest.raises(sapper.InputError, match='no "cell_px"'):
-        sapper.review(bad)
-    bad = dict(good, rows=300)
-    with pytest.raises(sapper.InputError, match="1 to 256"):
-        sapper.review(bad)
+    assert (good["rows"], good["cols"], good["mines"]) == (8, 8, 10)
+    cases = [
+        (
+            dict(good, board=good["board"][:-1]),
+            'replay["board"] has 7 rows, but rows says 8',
+        ),
+        (
+            dict(good, events=[dict(good["events"][0], kind="zz")]),
+            'replay["events"][0]["kind"] = "zz": not an event kind (expected one of mv, lc, lr, '
+            "rc, rr, mc, mr, pf, cc, l, r, m, sc, replay, win, fail, error)",
+        ),
+        (dict(good, mines=good["mines"] + 1), 'replay["mines"] = 11, but the board has 10 mines'),
+        ({k: v for k, v in good.items() if k != "cell_px"}, "replay: missing field `cell_px`"),
+        (dict(good, rows=300), 'replay["rows"] = 300: expected a whole number from 1 to 256'),
+    ]
+    for bad, message in cases:
+        with pytest.raises(sapper.InputError, match=starting(message) + "$"):
+            sapper.review(bad)
     # Without its events the game never starts: nothing to judge.
     empty = sapper.review(dict(good, events=[]))
     assert empty["clicks"] == [] and not empty["won"]
+
+
+def test_a_replay_dict_takes_python_whole_numbers_and_ignores_what_is_not_read(replays):
+    good = replays["rmv/wmp_beg.rmv"]
+    expected = sapper.review(good)
+    events = [
+        dict(e, time_ms=np.int64(e["time_ms"]), x=np.int32(e["x"]), cell="?")
+        for e in good["events"]
+    ]
+    odd = {k: v for k, v in good.items() if k not in ("format", "version", "mines")}
+    odd.update(rows=np.int64(8), cell_px=np.uint16(16), events=events, header=None, extra=[1])
+    assert sapper.review(odd) == expected
+    # Keys are names: pythonize refuses a key that is not a string.
+    not_str = starting("replay[?]: dict keys must have type str")
+    with pytest.raises(sapper.InputError, match=not_str):
+        sapper.review({**odd, 3: "a key that is not a string"})
+    assert sapper.review(dict(good, events=tuple(good["events"]))) == expected
+
+
+def test_each_part_of_a_replay_dict_is_named_when_it_is_wrong(replays):
+    good = replays["rmv/wmp_beg.rmv"]
+    board = list(good["board"])
+    board[2] = board[2][:4] + "x" + board[2][5:]
+    first = good["events"][0]
+    cases = [
+        (dict(good, board=board), """replay["board"][2]: column 4: 'x' is not `*`"""),
+        # pythonize reads a str given for a list as the list of its characters.
+        (dict(good, board="".join(good["board"])), 'replay["board"] has 64 rows, but rows says 8'),
+        (dict(good, rows=8.0), 'replay["rows"]: '),
+        (dict(good, format="wav"), 'replay["format"] = "wav": expected "rmv", "evf", "avf"'),
+        (dict(good, version=2), 'replay["version"]: '),
+        (dict(good, events={"a": 1}), """replay["events"]: unexpected type: 'dict'"""),
+        (dict(good, events=[first, 7]), """replay["events"][1]: unexpected type: 'int'"""),
+        (
+            dict(good, events=[{k: v for k, v in first.items() if k != "y"}]),
+            'replay["events"][0]: missing field `y`',
+        ),
+        (
+            dict(good, events=[dict(first, time_ms=2**70)]),
+            'replay["events"][0]["time_ms"]: ',
+        ),
+        (
+            dict(good, events=[dict(first, x=2**31)]),
+            'replay["events"][0]["x"] = 2147483648: expected a whole number from -2147483648',
+        ),
+    ]
+    for bad, message in cases:
+        with pytest.raises(sapper.InputError, match=starting(message)):
+            sapper.review(bad)
 
 
 def test_other_threads_run_while_a_game_is_reviewed():

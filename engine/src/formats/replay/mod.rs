@@ -65,6 +65,7 @@
 
 pub mod avf;
 pub(crate) mod bytes;
+mod deserialize;
 pub mod evf;
 pub mod mvf;
 pub mod rawvf;

@@ -11,6 +11,8 @@
 //! `cell` `[row, col]` or `null` off the board and for game signals).
 //! Header times are ISO 8601 text ([`Timestamp`]'s `Display`), the level
 //! its [`LevelName::name`], the mode its `Display` name.
+//!
+//! [`Replay::from_data`] reads it back (all but the header).
 
 use super::{EventKind, GameMode, LevelName, Replay, ReplayEvent, ReplayFormat, Timestamp};
 use crate::report::RowCol;
