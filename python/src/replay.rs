@@ -21,7 +21,7 @@ use crate::input::{check_board_shape, read_board, type_name, BoardInput, MAX_CEL
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyMemoryView, PyString};
-use sapper_engine::formats::replay::{parse_replay, Replay};
+use sapper_engine::formats::replay::{layout_cell, parse_replay, Replay, LAYOUT_CELLS};
 use sapper_engine::metrics::Metrics;
 use sapper_engine::report::Filed;
 use sapper_engine::review::ReplayReport;
@@ -271,15 +271,10 @@ fn mines_of_text(text: &str) -> Result<(Grid, Vec<bool>), String> {
         let line = line.strip_suffix('\r').unwrap_or(line);
         let mut len = 0;
         for (c, ch) in line.chars().enumerate() {
-            mines.push(match ch {
-                '*' => true,
-                '.' => false,
-                _ => {
-                    return Err(format!(
-                        "row {r}, column {c}: {ch:?} is not `*` (a mine) or `.` (a safe cell)"
-                    ))
-                }
-            });
+            let Some(mine) = layout_cell(ch) else {
+                return Err(format!("row {r}, column {c}: {ch:?} is not {LAYOUT_CELLS}"));
+            };
+            mines.push(mine);
             len += 1;
             if mines.len() > MAX_CELLS {
                 return Err(format!("a layout of more than {MAX_CELLS} cells"));

@@ -2,7 +2,10 @@
 //! `serialize` module), what Python's `sapper.review` reads when given the
 //! dict `sapper.read_replay` returns.
 
-use super::{EventKind, Replay, ReplayEvent, ReplayFormat, ReplayHeader, MAX_REPLAY_SIDE};
+use super::{
+    layout_cell, EventKind, Replay, ReplayEvent, ReplayFormat, ReplayHeader, LAYOUT_CELLS,
+    MAX_REPLAY_SIDE,
+};
 use crate::error::InputError;
 use serde::{Deserialize, Deserializer};
 use serde_path_to_error::Segment;
@@ -142,14 +145,12 @@ fn board(board: &[String], rows: usize, cols: usize) -> Result<Vec<bool>, String
             ));
         }
         for (c, ch) in row.chars().enumerate() {
-            mines.push(match ch {
-                '*' => true,
-                '.' => false,
-                _ => {
-                    let what = "is not `*` (a mine) or `.` (a safe cell)";
-                    return Err(format!("[\"board\"][{r}]: column {c}: {ch:?} {what}"));
-                }
-            });
+            let Some(mine) = layout_cell(ch) else {
+                return Err(format!(
+                    "[\"board\"][{r}]: column {c}: {ch:?} is not {LAYOUT_CELLS}"
+                ));
+            };
+            mines.push(mine);
         }
     }
     Ok(mines)

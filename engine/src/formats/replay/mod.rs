@@ -86,6 +86,29 @@ pub const MAX_REPLAY_BYTES: u64 = 16 << 20;
 /// stores them in one byte (Arbiter's custom sizes as size − 1), so 256.
 pub const MAX_REPLAY_SIDE: usize = 256;
 
+/// A cell of a layout written as text, as a replay's board serialises:
+/// `*` a mine, `.` a safe cell ([`layout_cell`] reads it back).
+pub fn layout_char(mine: bool) -> char {
+    if mine {
+        '*'
+    } else {
+        '.'
+    }
+}
+
+/// Whether the layout text's cell `ch` is a mine (`*`) or safe (`.`);
+/// `None` for any other character (see [`LAYOUT_CELLS`]).
+pub fn layout_cell(ch: char) -> Option<bool> {
+    match ch {
+        '*' => Some(true),
+        '.' => Some(false),
+        _ => None,
+    }
+}
+
+/// What a layout text's cells may be, for messages.
+pub const LAYOUT_CELLS: &str = "`*` (a mine) or `.` (a safe cell)";
+
 /// The file formats read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReplayFormat {

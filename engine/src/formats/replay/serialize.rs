@@ -14,7 +14,9 @@
 //!
 //! [`Replay::from_data`] reads it back (all but the header).
 
-use super::{EventKind, GameMode, LevelName, Replay, ReplayEvent, ReplayFormat, Timestamp};
+use super::{
+    layout_char, EventKind, GameMode, LevelName, Replay, ReplayEvent, ReplayFormat, Timestamp,
+};
 use crate::report::RowCol;
 use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -53,7 +55,7 @@ impl Serialize for BoardRows<'_> {
         let r = self.0;
         let mut seq = s.serialize_seq(Some(r.rows))?;
         for row in r.mines.chunks(r.cols.max(1)) {
-            let text: String = row.iter().map(|&m| if m { '*' } else { '.' }).collect();
+            let text: String = row.iter().map(|&m| layout_char(m)).collect();
             seq.serialize_element(&text)?;
         }
         seq.end()
