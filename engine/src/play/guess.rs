@@ -153,6 +153,13 @@ fn finite(r: f64) -> f64 {
 /// The look-ahead candidates on `board` (probabilities `p`, risks
 /// `risk_of`): at most `k`, within [`SECOND_SAFETY_SPREAD`] of the least
 /// risk, least risk first, then by [`Policy::Informed`]'s key.
+///
+/// With `Guessing::off_frontier_cap`, cells off the frontier all have one
+/// probability and differ only in shape: the first `cap` of them stand for
+/// all, and the other places go to frontier cells. The order is total
+/// (Informed's key ends with the cell), so the first `k` are found by
+/// selection among the frontier cells and among the others, not by
+/// sorting every cell in the spread (often hundreds early in a game).
 fn candidates_of(
     board: &Board,
     p: &Probabilities,
@@ -160,35 +167,43 @@ fn candidates_of(
     guessing: &Guessing,
     k: usize,
 ) -> Vec<u32> {
+    type Keyed = (f64, (u32, i64, u32));
+    let order = |a: &Keyed, b: &Keyed| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1));
+    // The first `n` of `cells` in order, sorted.
+    let first = |cells: &mut Vec<Keyed>, n: usize| {
+        if cells.len() > n {
+            if n > 0 {
+                cells.select_nth_unstable_by(n - 1, order);
+            }
+            cells.truncate(n);
+        }
+        cells.sort_unstable_by(order);
+    };
     let least = p
         .closed_cells()
         .iter()
         .map(|&c| risk_of(c))
         .fold(f64::INFINITY, f64::min);
-    let mut candidates: Vec<u32> = p
-        .closed_cells()
-        .iter()
-        .copied()
-        .filter(|&c| risk_of(c) <= least + SECOND_SAFETY_SPREAD)
-        .collect();
-    candidates.sort_by(|&a, &b| {
-        risk_of(a)
-            .total_cmp(&risk_of(b))
-            .then_with(|| informed_key(board, a).cmp(&informed_key(board, b)))
-    });
-    if let Some(cap) = guessing.off_frontier_cap {
-        // Cells off the frontier all have one probability and differ only
-        // in shape: the first `cap` of them (by Informed's key) stand for
-        // all, and the other slots go to frontier cells.
-        let mut off = 0;
-        candidates.retain(|&c| {
-            let frontier = board.on_frontier(c);
-            off += !frontier as usize;
-            frontier || off <= cap
-        });
+    let (mut frontier, mut off): (Vec<Keyed>, Vec<Keyed>) = (Vec::new(), Vec::new());
+    let capped = guessing.off_frontier_cap.is_some();
+    for &c in p.closed_cells() {
+        let risk = risk_of(c);
+        if risk <= least + SECOND_SAFETY_SPREAD {
+            let keyed = (risk, informed_key(board, c));
+            if !capped || board.on_frontier(c) {
+                frontier.push(keyed);
+            } else {
+                off.push(keyed);
+            }
+        }
     }
-    candidates.truncate(k);
-    candidates
+    first(&mut frontier, k);
+    if let Some(cap) = guessing.off_frontier_cap {
+        first(&mut off, cap.min(k));
+        frontier.append(&mut off);
+        first(&mut frontier, k);
+    }
+    frontier.into_iter().map(|(_, key)| key.2).collect()
 }
 
 /// The numbers `c` can show on `board`: from its known mines around to
