@@ -42,7 +42,7 @@
 //!   back to its heuristic guess. Nothing is returned that was not solved
 //!   to the end.
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 use crate::board::{Board, Cell};
 
@@ -83,8 +83,9 @@ pub struct ExactGuess {
 pub struct Endgame {
     /// The closed (unknown) cells, in cell order.
     closed: Vec<u32>,
-    /// Layout-major: `shows[l * closed.len() + k]` is what opening
-    /// `closed[k]` shows in layout `l`, or [`MINE`].
+    /// Cell-major: `shows[k * layouts + l]` is what opening `closed[k]`
+    /// shows in layout `l`, or [`MINE`] (the search reads one cell across
+    /// a set of layouts, in layout order).
     shows: Vec<u8>,
     layouts: usize,
     memo: HashMap<Vec<u16>, u32>,
@@ -112,12 +113,7 @@ impl Endgame {
     /// Whether every layout has the same number of mines.
     pub fn fixed_mines(&self) -> bool {
         let n = self.closed.len();
-        let mines = |l: usize| {
-            self.shows[l * n..(l + 1) * n]
-                .iter()
-                .filter(|&&v| v == MINE)
-                .count()
-        };
+        let mines = |l: usize| (0..n).filter(|&k| self.show(l as u16, k) == MINE).count();
         let first = mines(0);
         (1..self.layouts).all(|l| mines(l) == first)
     }
@@ -188,11 +184,11 @@ impl Endgame {
             })
             .collect();
         let layouts = search.found.len();
-        let mut shows = Vec::with_capacity(layouts * closed.len());
-        for layout in &search.found {
+        let mut shows = vec![0; layouts * closed.len()];
+        for (l, layout) in search.found.iter().enumerate() {
             let mine = |c: u32| layout[position[c as usize]];
             for (k, &c) in closed.iter().enumerate() {
-                shows.push(if mine(c) {
+                shows[k * layouts + l] = if mine(c) {
                     MINE
                 } else {
                     base[k]
@@ -201,7 +197,7 @@ impl Endgame {
                             .iter()
                             .filter(|&&n| unknown(n) && mine(n))
                             .count() as u8
-                });
+                };
             }
         }
         Some(Endgame {
@@ -241,7 +237,7 @@ impl Endgame {
 
     #[inline]
     fn show(&self, layout: u16, k: usize) -> u8 {
-        self.shows[layout as usize * self.closed.len() + k]
+        self.shows[k * self.layouts + layout as usize]
     }
 
     /// `wins(set)`, and at the root the cell that attains it.
@@ -264,11 +260,12 @@ impl Endgame {
         let mut candidates: Vec<(u32, usize)> = Vec::with_capacity(n);
         let mut free_look = None;
         for k in 0..n {
-            let first = self.show(set[0], k);
+            let column = &self.shows[k * self.layouts..(k + 1) * self.layouts];
+            let first = column[set[0] as usize];
             let mut safe = 0u32;
             let mut informative = false;
             for &l in set {
-                let v = self.show(l, k);
+                let v = column[l as usize];
                 safe += (v != MINE) as u32;
                 informative |= v != first;
             }
@@ -316,16 +313,35 @@ impl Endgame {
     /// `Σ_v wins(layouts of set where k shows v)`, or a number no larger
     /// than `floor` once the split can no longer beat it.
     fn split(&mut self, set: &[u16], k: usize, floor: u32) -> Option<u32> {
-        let mut parts: [Vec<u16>; 9] = Default::default();
+        // The safe layouts of `set` by what `k` shows (a counting sort
+        // into one buffer, each part in layout order).
+        let column = &self.shows[k * self.layouts..(k + 1) * self.layouts];
+        let mut start = [0u32; 10];
         for &l in set {
-            let v = self.show(l, k);
+            let v = column[l as usize];
             if v != MINE {
-                parts[v as usize].push(l);
+                start[v as usize + 1] += 1;
             }
         }
-        let mut unsolved: u32 = parts.iter().map(|p| p.len() as u32).sum();
+        for v in 0..9 {
+            start[v + 1] += start[v];
+        }
+        let mut parts = vec![0u16; start[9] as usize];
+        let mut at = start;
+        for &l in set {
+            let v = column[l as usize];
+            if v != MINE {
+                parts[at[v as usize] as usize] = l;
+                at[v as usize] += 1;
+            }
+        }
+        let mut unsolved = start[9];
         let mut wins = 0;
-        for part in parts.iter().filter(|p| !p.is_empty()) {
+        for v in 0..9 {
+            let part = &parts[start[v] as usize..start[v + 1] as usize];
+            if part.is_empty() {
+                continue;
+            }
             if wins + unsolved <= floor {
                 return Some(wins);
             }
@@ -496,10 +512,12 @@ mod tests {
             }
         }
         let endgame = Endgame::enumerate(&board, 10_000).unwrap();
-        let mut found: Vec<Vec<u8>> = endgame
-            .shows
-            .chunks(closed.len())
-            .map(<[u8]>::to_vec)
+        let mut found: Vec<Vec<u8>> = (0..endgame.layouts())
+            .map(|l| {
+                (0..closed.len())
+                    .map(|k| endgame.show(l as u16, k))
+                    .collect()
+            })
             .collect();
         found.sort();
         expected.sort();
