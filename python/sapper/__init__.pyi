@@ -69,7 +69,9 @@ ReplaySource = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
 #: bool list or array (True a mine), or a layout of int codes.
 MinesLayout = Union[Sequence[str], str, Sequence[Sequence[bool]], npt.NDArray[np.bool_], Layout]
 #: The refinements ``play(without=...)`` can turn off.
-Refinement = Literal["free-fifties", "influence", "blend", "dead", "off-frontier-cap", "isolated"]
+Refinement = Literal[
+    "free-fifties", "influence", "blend", "dead", "off-frontier-cap", "isolated", "third-move"
+]
 
 class Error(ValueError):
     """Raised when sapper cannot answer (a ``ValueError``)."""
@@ -155,7 +157,7 @@ def play(
     games: int = 1000,
     seed: Optional[int] = None,
     first_click: FirstClick = "safe",
-    third_move: bool = False,
+    third_move: bool = True,
     policy: Literal["least", "informed", "second-safety"] = "second-safety",
     endgame_layouts: int = 1000,
     without: Union[Refinement, str, Sequence[Refinement]] = (),
@@ -166,9 +168,9 @@ def play(
     ``policy``, ``endgame_layouts`` (0 to 65535; 0 turns the exact endgame
     off) and ``without`` (refinements turned off, to measure them: one
     name, names separated by commas, or a list) are the options of
-    ``sapper play`` of those names. ``third_move`` looks three moves deep
-    where the next move would be a guess too (``sapper play --with
-    third-move``): slower, a little stronger. ``seed=None`` draws a fresh
+    ``sapper play`` of those names. ``third_move=False`` looks two moves
+    deep, not three where the next move would be a guess too (``sapper play
+    --without third-move``): faster, a little weaker. ``seed=None`` draws a fresh
     seed (reported as ``"seed"``). A name or count out of range is an
     ``InputError``. Stops on Ctrl-C.
     """

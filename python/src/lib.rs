@@ -328,14 +328,14 @@ const MAX_GAMES: u64 = 100_000_000;
 /// `first_click`: "safe" (a safe click at (0, 0)), "opening" or `(row,
 /// col)` for an opening there. `policy`, `endgame_layouts` (0 to 65535)
 /// and `without` (one refinement, several separated by commas, or a list)
-/// are `sapper play`'s options of those names; `third_move` is `sapper
-/// play --with third-move` (slower, a little stronger). `seed=None` draws
+/// are `sapper play`'s options of those names; `third_move=False` is
+/// `sapper play --without third-move` (faster, a little weaker). `seed=None` draws
 /// a fresh seed, reported as "seed". Runs on every core; Ctrl-C stops it
 /// within a move of each game in progress.
 #[pyfunction]
 #[pyo3(
-    signature = (level=None, rows=None, cols=None, mines=None, games=Int::from(1000), seed=None, first_click=None, third_move=false, policy="second-safety", endgame_layouts=Int::from(ENDGAME_LAYOUTS as i64), without=None),
-    text_signature = "(level=None, rows=None, cols=None, mines=None, games=1000, seed=None, first_click='safe', third_move=False, policy='second-safety', endgame_layouts=1000, without=())"
+    signature = (level=None, rows=None, cols=None, mines=None, games=Int::from(1000), seed=None, first_click=None, third_move=true, policy="second-safety", endgame_layouts=Int::from(ENDGAME_LAYOUTS as i64), without=None),
+    text_signature = "(level=None, rows=None, cols=None, mines=None, games=1000, seed=None, first_click='safe', third_move=True, policy='second-safety', endgame_layouts=1000, without=())"
 )]
 #[allow(clippy::too_many_arguments)]
 fn play<'py>(
@@ -361,23 +361,22 @@ fn play<'py>(
     let endgame_layouts =
         endgame_layouts.within("endgame_layouts", 0, MAX_ENDGAME_LAYOUTS as u64)? as usize;
     let mut guessing = Guessing::default();
+    guessing.third_move = third_move;
     let without = match without {
         Some(w) => names_arg("without", w)?,
         None => Vec::new(),
     };
     for name in &without {
         match Refinement::from_name(name) {
-            Some(lead) if lead.on_by_default() => guessing.set(lead, false),
-            _ => {
-                let leads = Refinement::ALL.into_iter().filter(|l| l.on_by_default());
+            Some(lead) => guessing.set(lead, false),
+            None => {
                 return Err(input_error(format!(
-                    "without: {name:?} is not a refinement that can be turned off: expected any of {}",
-                    names(leads.map(Refinement::name))
+                    "without: {name:?} is not a refinement: expected any of {}",
+                    names(Refinement::ALL.map(Refinement::name))
                 )));
             }
         }
     }
-    guessing.third_move = third_move;
     let level = match (level, rows, cols, mines) {
         (Some(name), None, None, None) => Level::named(name).ok_or_else(|| {
             input_error(format!(

@@ -92,7 +92,7 @@ def test_help_shows_the_real_defaults():
     defaults = {name: p.default for name, p in inspect.signature(sapper.play).parameters.items()}
     assert defaults == {
         "level": None, "rows": None, "cols": None, "mines": None, "games": 1000, "seed": None,
-        "first_click": "safe", "third_move": False, "policy": "second-safety",
+        "first_click": "safe", "third_move": True, "policy": "second-safety",
         "endgame_layouts": 1000, "without": (),
     }
     # They are what the call does when they are left out.
@@ -126,13 +126,15 @@ def test_play_summary():
         "dead": True,
         "off_frontier_cap": 2,
         "isolated": True,
-        "third_move": False,
+        "third_move": True,
     }
     assert s == {**s, "games_per_second": s["games_per_second"]}
     again = sapper.play(rows=9, cols=9, mines=10, games=100, seed=3)
     assert again["wins"] == s["wins"]
-    deep = sapper.play("beginner", games=100, seed=3, third_move=True)
-    assert deep["guessing"] == {**s["guessing"], "third_move": True}
+    shallow = sapper.play("beginner", games=100, seed=3, third_move=False)
+    assert shallow["guessing"] == {**s["guessing"], "third_move": False}
+    assert shallow == {**sapper.play("beginner", games=100, seed=3, without="third-move"),
+                       "games_per_second": shallow["games_per_second"]}
     op = sapper.play("expert", games=20, first_click="opening")
     assert op["start"] == [3, 3] and op["first_click"] == "opening"
     at = sapper.play("beginner", games=20, seed=2, first_click=[4, 4])

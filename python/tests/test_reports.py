@@ -70,9 +70,9 @@ def test_play_answers_the_clis_object():
     for kwargs, flags in [
         ({"games": 300, "seed": 5}, ["--games", "300", "--seed", "5"]),
         ({"level": "intermediate", "games": 200, "seed": 6, "first_click": (4, 5),
-          "third_move": True},
+          "third_move": False},
          ["--level", "intermediate", "--games", "200", "--seed", "6", "--first-click",
-          "opening", "--start", "4,5", "--with", "third-move"]),
+          "opening", "--start", "4,5", "--without", "third-move"]),
         ({"rows": 12, "cols": 20, "mines": 40, "games": 200, "seed": 7, "without": "blend"},
          ["--size", "12x20", "--mines", "40", "--games", "200", "--seed", "7", "--without",
           "blend"]),

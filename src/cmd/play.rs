@@ -68,14 +68,17 @@ pub struct Args {
     /// `off-frontier-cap` (look ahead from as many cells off the frontier
     /// as there is room for, not the two with fewest closed neighbours),
     /// `isolated` (guess in a region nothing else will tell about like
-    /// anywhere else, not by its exact game tree first).
-    #[arg(long, value_name = "REFINEMENT", value_delimiter = ',', value_parser = refinement_arg(true))]
+    /// anywhere else, not by its exact game tree first), `third-move`
+    /// (score guesses two moves deep, not three where the next move would
+    /// be a guess too: faster, a little weaker; the figures are in
+    /// docs/performance.md).
+    #[arg(long, value_name = "REFINEMENT", value_delimiter = ',', value_parser = refinement_arg())]
     without: Vec<Refinement>,
-    /// Turn on refinements that are off by default because they cost
-    /// speed: `third-move` (score guesses three moves deep where the next
-    /// move would be a guess too, not two: a little stronger, slower; the
-    /// figures are in docs/performance.md).
-    #[arg(long, value_name = "REFINEMENT", value_delimiter = ',', value_parser = refinement_arg(false))]
+    /// Turn refinements on (the same names). Every one is on by default,
+    /// so this only restates the default (scripts written when
+    /// `third-move` was off keep working); naming a refinement here and in
+    /// --without is an error.
+    #[arg(long, value_name = "REFINEMENT", value_delimiter = ',', value_parser = refinement_arg())]
     with: Vec<Refinement>,
     /// One JSON summary object instead of text.
     #[arg(long)]
@@ -99,13 +102,9 @@ fn policy_arg() -> impl clap::builder::TypedValueParser<Value = Policy> {
         .map(|name| Policy::from_name(&name).expect("a possible value"))
 }
 
-/// The refinements by their engine names: those on by default (for
-/// `--without`) or those off (for `--with`).
-fn refinement_arg(on_by_default: bool) -> impl clap::builder::TypedValueParser<Value = Refinement> {
-    let names = Refinement::ALL
-        .into_iter()
-        .filter(move |l| l.on_by_default() == on_by_default)
-        .map(Refinement::name);
+/// The refinements by their engine names.
+fn refinement_arg() -> impl clap::builder::TypedValueParser<Value = Refinement> {
+    let names = Refinement::ALL.into_iter().map(Refinement::name);
     clap::builder::PossibleValuesParser::new(names)
         .map(|name| Refinement::from_name(&name).expect("a possible value"))
 }
@@ -127,6 +126,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .map_err(|e| format!("{}: cannot create the folder: {e}", folder.display()))?;
     }
     let policy = args.policy;
+    if let Some(both) = args.with.iter().find(|r| args.without.contains(r)) {
+        return Err(format!(
+            "--with and --without both name `{}`: give it to one of them",
+            both.name()
+        )
+        .into());
+    }
     let mut guessing = Guessing::default();
     for &refinement in &args.without {
         guessing.set(refinement, false);

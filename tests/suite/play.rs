@@ -90,7 +90,7 @@ fn guessing_with(flags: &[&str]) -> serde_json::Value {
 }
 
 #[test]
-fn play_without_turns_only_that_refinement_off_with_turns_a_costly_one_on_and_unknown_ones_are_refused(
+fn play_without_turns_only_that_refinement_off_with_restates_the_default_and_unknown_ones_are_refused(
 ) {
     assert_eq!(
         guessing_with(&["--without", "free-fifties,blend,off-frontier-cap"]),
@@ -101,21 +101,30 @@ fn play_without_turns_only_that_refinement_off_with_turns_a_costly_one_on_and_un
             "dead": true,
             "off_frontier_cap": null,
             "isolated": true,
-            "third_move": false,
+            "third_move": true,
         })
     );
     sapper(["play", "--games", "5", "--without", "luck"])
         .expect_code(2)
         .stderr_has("invalid value 'luck'");
-    let with = guessing_with(&["--with", "third-move"]);
+    let shallow = guessing_with(&["--without", "third-move"]);
     assert_eq!(
-        (&with["third_move"], &with["isolated"]),
-        (&true.into(), &true.into())
+        (&shallow["third_move"], &shallow["isolated"]),
+        (&false.into(), &true.into())
     );
-    // It is off by default: there is nothing to turn off.
-    sapper(["play", "--games", "5", "--without", "third-move"])
-        .expect_code(2)
-        .stderr_has("invalid value 'third-move'");
+    // Every refinement is on by default: `--with` restates it.
+    assert_eq!(guessing_with(&["--with", "third-move"]), guessing_with(&[]));
+    sapper([
+        "play",
+        "--games",
+        "5",
+        "--with",
+        "blend",
+        "--without",
+        "dead,blend",
+    ])
+    .expect_code(2)
+    .stderr_has("--with and --without both name `blend`");
 }
 
 /// The engine, driven line by line: each answer's cells are opened on a

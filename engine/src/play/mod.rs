@@ -38,10 +38,9 @@
 //!   two cells stand for all those off the frontier, leaving the other
 //!   candidates to frontier cells; and before all of that, a region of
 //!   closed cells that nothing else will ever tell about is played by its
-//!   own exact game tree ([`isolated`]). Off by default, for its cost:
-//!   a position after a guess where the next move must be a guess too
-//!   rated three moves deep, by its own best two-move guess
-//!   ([`Guessing::third_move`]).
+//!   own exact game tree ([`isolated`]); and a position after a guess
+//!   where the next move must be a guess too is rated three moves deep,
+//!   by its own best two-move guess ([`Guessing::third_move`]).
 //!
 //! Whatever the policy, a position with at most [`ENDGAME_LAYOUTS`] mine
 //! layouts left is played exactly ([`endgame`]): the guess that wins the

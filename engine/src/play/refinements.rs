@@ -1,13 +1,11 @@
 //! The switches of the shipped player ([`super::Policy::SecondSafety`]): its
-//! refinements, each of which `sapper play --without` (or `--with`, for
-//! those off by default) turns off or on by name to measure what it is
-//! worth on the same games; the search that uses them is in
-//! [`super::guess`].
+//! refinements, each of which `sapper play --without` turns off by name to
+//! measure what it is worth on the same games; the search that uses them
+//! is in [`super::guess`].
 
 /// The refinements of [`super::Policy::SecondSafety`], each of which can be
 /// turned off to measure it (`sapper play --without`). The default has
-/// them all on but the costly [`Guessing::third_move`] (`sapper play
-/// --with`).
+/// them all on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Guessing {
     /// Open a free guess (a cell that is safe or half of an unavoidable
@@ -30,9 +28,10 @@ pub struct Guessing {
     /// Play an isolated region (closed cells nothing else will tell about,
     /// [`super::isolated`]) exactly, before any other guess.
     pub isolated: bool,
-    /// Score guesses three moves deep, not two ([`super::guess::second_safety`]). Off by
-    /// default: it wins about 0.04 points more classic expert games at two
-    /// thirds of the speed.
+    /// Score guesses three moves deep, not two
+    /// ([`super::guess::second_safety`]): about 0.04 points more classic
+    /// expert games won, at about four fifths of the speed (the figures are
+    /// in docs/performance.md).
     pub third_move: bool,
 }
 
@@ -60,7 +59,7 @@ impl Default for Guessing {
             dead: true,
             off_frontier_cap: Some(OFF_FRONTIER_CANDIDATES),
             isolated: true,
-            third_move: false,
+            third_move: true,
         }
     }
 }
@@ -74,7 +73,7 @@ impl Default for Guessing {
 /// let mut guessing = Guessing::default();
 /// guessing.set(Refinement::from_name("blend").unwrap(), false);
 /// assert!(!guessing.blend);
-/// assert!(Refinement::Blend.on_by_default() && !Refinement::ThirdMove.on_by_default());
+/// assert!(Refinement::ALL.iter().all(|r| r.on_by_default()));
 /// assert_eq!(Refinement::from_name("nothing"), None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -139,8 +138,7 @@ impl Refinement {
         }
     }
 
-    /// Whether [`Guessing::default`] has it on: then it can be turned off
-    /// (`sapper play --without`), else on (`--with`).
+    /// Whether [`Guessing::default`] has it on (every refinement is).
     pub fn on_by_default(self) -> bool {
         self.is_on(&Guessing::default())
     }
