@@ -826,11 +826,14 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
         head += 1;
         let eqs = vars[x as usize].eqs;
         for &e in eqs.as_slice() {
+            // An equation reached before has had all its variables joined
+            // then.
             let eq = &mut equations[e as usize];
-            if !eq.reached {
-                eq.reached = true;
-                part.numbers.push(eq_number[e as usize]);
+            if eq.reached {
+                continue;
             }
+            eq.reached = true;
+            part.numbers.push(eq_number[e as usize]);
             let evars = eq.vars;
             for &y in evars.as_slice() {
                 if !vars[y as usize].seen {
