@@ -417,8 +417,11 @@ impl Packed {
                 let (q, b) = probability(&w);
                 (p, bound) = (q, b);
             }
-            for (x, cell) in out.per_cell.iter_mut().zip(board.cells()) {
-                *x = if cell.is_unknown() { p } else { f64::NAN };
+            out.per_cell.fill(f64::NAN);
+            if !p.is_nan() {
+                for &c in closed.iter() {
+                    out.per_cell[c as usize] = p;
+                }
             }
             let s = &mut self.scratch;
             for (c, part) in parts.iter().enumerate() {
