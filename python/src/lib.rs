@@ -360,8 +360,10 @@ fn play<'py>(
     })?;
     let endgame_layouts =
         endgame_layouts.within("endgame_layouts", 0, MAX_ENDGAME_LAYOUTS as u64)? as usize;
-    let mut guessing = Guessing::default();
-    guessing.third_move = third_move;
+    let mut guessing = Guessing {
+        third_move,
+        ..Guessing::default()
+    };
     let without = match without {
         Some(w) => names_arg("without", w)?,
         None => Vec::new(),
