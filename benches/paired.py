@@ -19,10 +19,16 @@ import sys
 def outcomes(path):
     """Per game index, whether it was won."""
     won = {}
-    with open(path) as f:
-        for line in f:
-            game = json.loads(line)
-            won[game["index"]] = game["won"]
+    try:
+        with open(path) as f:
+            for number, line in enumerate(f, 1):
+                try:
+                    game = json.loads(line)
+                    won[game["index"]] = game["won"]
+                except (ValueError, KeyError, TypeError) as e:
+                    sys.exit(f"{path}:{number}: not a --games-json line ({e!r})")
+    except OSError as e:
+        sys.exit(f"{path}: {e.strerror}")
     return won
 
 
