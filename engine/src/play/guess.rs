@@ -590,6 +590,66 @@ mod tests {
         Some((sum / weigh(set), guessing.dead && groups.len() == 1))
     }
 
+    /// The candidates are those of the definition — every closed cell
+    /// within the spread of the least risk, sorted by risk and then by
+    /// Informed's key, only the first `cap` off the frontier kept, the
+    /// first `k` taken — on random positions with risks drawn from a few
+    /// values (so that many cells tie), for every `k` and cap.
+    #[test]
+    fn candidates_are_the_first_k_of_every_cell_in_the_spread_sorted() {
+        let mut rng = TestRng::new(5);
+        let budget = Budget::unlimited();
+        let mut p = Probabilities::new();
+        let mut compared = 0;
+        for _ in 0..400 {
+            let board = random_position(&mut rng);
+            if p.compute(&board, None, &budget).is_err() {
+                continue;
+            }
+            let n = board.grid().len();
+            let risk: Vec<f64> = (0..n)
+                .map(|_| [0.1, 0.15, 0.2, 0.3, f64::INFINITY][rng.below(5)])
+                .collect();
+            let risk_of = |c: u32| risk[c as usize];
+            for cap in [None, Some(0), Some(1), Some(2), Some(5)] {
+                let guessing = Guessing {
+                    off_frontier_cap: cap,
+                    ..Guessing::default()
+                };
+                for k in 0..=14 {
+                    let least = p
+                        .closed_cells()
+                        .iter()
+                        .map(|&c| risk_of(c))
+                        .fold(f64::INFINITY, f64::min);
+                    let mut expected: Vec<u32> = p
+                        .closed_cells()
+                        .iter()
+                        .copied()
+                        .filter(|&c| risk_of(c) <= least + SECOND_SAFETY_SPREAD)
+                        .collect();
+                    expected.sort_by(|&a, &b| {
+                        risk_of(a)
+                            .total_cmp(&risk_of(b))
+                            .then_with(|| informed_key(&board, a).cmp(&informed_key(&board, b)))
+                    });
+                    if let Some(cap) = cap {
+                        let mut off = 0;
+                        expected.retain(|&c| {
+                            off += !board.on_frontier(c) as usize;
+                            board.on_frontier(c) || off <= cap
+                        });
+                    }
+                    expected.truncate(k);
+                    let found = candidates_of(&board, &p, &risk_of, &guessing, k);
+                    assert_eq!(found, expected, "k {k}, cap {cap:?} on {board:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 20_000, "{compared}");
+    }
+
     /// On random small positions, two and three moves deep, the look-ahead
     /// picks the guess brute force over every layout picks, and each score
     /// it computes is the one brute force gives: with the total, and on a
