@@ -12,11 +12,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def sapper_binary():
-    for build in ("release", "debug"):
-        path = ROOT / "target" / build / "sapper"
-        if path.exists():
-            return path
-    pytest.fail("no target/release/sapper or target/debug/sapper: run `cargo build` first")
+    """The CLI built last (`cargo test` builds the debug one; a release one
+    left from an earlier build may be older than the source)."""
+    built = [p for p in (ROOT / "target" / b / "sapper" for b in ("release", "debug"))
+             if p.exists()]
+    if not built:
+        pytest.fail("no target/release/sapper or target/debug/sapper: run `cargo build` first")
+    return max(built, key=lambda p: p.stat().st_mtime)
 
 
 def test_the_design_referee_example_runs_against_the_engine(monkeypatch):
