@@ -227,7 +227,7 @@ impl Endgame {
         let all: Vec<u16> = (0..self.layouts as u16).collect();
         let (wins, best) = self.solve(&all, true)?;
         let k = best?;
-        let mines = all.iter().filter(|&&l| self.show(l, k) == MINE).count();
+        let mines = self.column(k).iter().filter(|&&v| v == MINE).count();
         Some(ExactGuess {
             cell: self.closed[k],
             p_mine: mines as f64 / self.layouts as f64,
@@ -237,7 +237,13 @@ impl Endgame {
 
     #[inline]
     fn show(&self, layout: u16, k: usize) -> u8 {
-        self.shows[k * self.layouts + layout as usize]
+        self.column(k)[layout as usize]
+    }
+
+    /// What `closed[k]` shows in each layout, in layout order.
+    #[inline]
+    fn column(&self, k: usize) -> &[u8] {
+        &self.shows[k * self.layouts..(k + 1) * self.layouts]
     }
 
     /// `wins(set)`, and at the root the cell that attains it.
@@ -260,7 +266,7 @@ impl Endgame {
         let mut candidates: Vec<(u32, usize)> = Vec::with_capacity(n);
         let mut free_look = None;
         for k in 0..n {
-            let column = &self.shows[k * self.layouts..(k + 1) * self.layouts];
+            let column = self.column(k);
             let first = column[set[0] as usize];
             let mut safe = 0u32;
             let mut informative = false;
@@ -315,7 +321,7 @@ impl Endgame {
     fn split(&mut self, set: &[u16], k: usize, floor: u32) -> Option<u32> {
         // The safe layouts of `set` by what `k` shows (a counting sort
         // into one buffer, each part in layout order).
-        let column = &self.shows[k * self.layouts..(k + 1) * self.layouts];
+        let column = self.column(k);
         let mut start = [0u32; 10];
         for &l in set {
             let v = column[l as usize];
