@@ -87,7 +87,7 @@ pub(crate) fn combine_as<T: Num>(
 ) -> Result<Combined<T>, Failure> {
     let wanted = outside;
     let what = || "combining the frontier components over the total mine count".to_string();
-    let mut omega: Vec<Vec<T>> = Vec::with_capacity(components.len());
+    let mut omega: Vec<Vec<T>> = Vec::with_capacity(if wanted { components.len() } else { 0 });
     let mut omega_err = vec![0.0; components.len()];
     let mut shift = 0u64; // mines of the single-count components
     let mut log2_fixed = 0.0;
@@ -100,11 +100,18 @@ pub(crate) fn combine_as<T: Num>(
         let (Some(first), Some(last)) = (first, last) else {
             return Err(Failure::NoLayout);
         };
-        let mut w = vec![T::zero(); comp.counts.len()];
+        if wanted {
+            // A single count's outside weight is 1 (see the module doc);
+            // a variable one's is filled in below.
+            let mut w = vec![T::zero(); comp.counts.len()];
+            if first == last {
+                w[first] = T::one();
+            }
+            omega.push(w);
+        }
         if first == last {
             shift += comp.lo as u64 + first as u64;
             log2_fixed += comp.counts[first].log2();
-            w[first] = T::one();
         } else {
             leaf_of[c] = nodes.len();
             nodes.push(Node {
@@ -114,7 +121,6 @@ pub(crate) fn combine_as<T: Num>(
                 children: None,
             });
         }
-        omega.push(w);
     }
     if shift > remaining {
         return Err(Failure::NoLayout);
@@ -128,10 +134,14 @@ pub(crate) fn combine_as<T: Num>(
             children: None,
         });
     }
-    // Build the tree level by level, pairing neighbours.
-    let mut level: Vec<usize> = (0..nodes.len()).collect();
-    for &n in &level {
-        truncate(&mut nodes[n], cap)?;
+    // Build the tree level by level, pairing neighbours (a single node is
+    // the root: no level to pair).
+    for node in nodes.iter_mut() {
+        truncate(node, cap)?;
+    }
+    let mut level: Vec<usize> = Vec::new();
+    if nodes.len() > 1 {
+        level.extend(0..nodes.len());
     }
     while level.len() > 1 {
         let mut next = Vec::with_capacity(level.len().div_ceil(2));
@@ -151,7 +161,7 @@ pub(crate) fn combine_as<T: Num>(
         }
         level = next;
     }
-    let root = level[0];
+    let root = level.first().copied().unwrap_or(0);
 
     // The interior weights over the root's totals, relative to the
     // smallest binomial of the window.
@@ -230,6 +240,21 @@ pub(crate) fn combine_as<T: Num>(
         });
     }
 
+    if nodes.len() == 1 {
+        // The root is the only leaf, if any: its outside weight is the
+        // interior weights.
+        if let Some(c) = leaf_of.iter().position(|&leaf| leaf == root) {
+            let first = (nodes[root].lo - components[c].lo as u64) as usize;
+            omega[c][first..first + weights.len()].copy_from_slice(&weights);
+            omega_err[c] = weight_err;
+        }
+        return Ok(Combined {
+            omega,
+            omega_err,
+            interior: interior_weights,
+            log2_layouts,
+        });
+    }
     // Down the tree: each node's outside weight.
     let mut outside: Vec<Option<(Vec<T>, f64)>> = (0..nodes.len()).map(|_| None).collect();
     outside[root] = Some((weights, weight_err));
