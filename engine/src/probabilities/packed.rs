@@ -1087,52 +1087,67 @@ fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked
     let (mut src_start, mut span_base) = (0usize, 0usize);
     for step in steps.iter() {
         let g = step.size as usize;
-        let gp = g + 1;
         let len = keys.len();
         let next_span_base = span_base + len;
-        let succ_base = succ.len();
-        succ_start.push(succ_base as u32);
-        succ.resize(succ_base + len * gp, NONE);
-        let out = &mut succ[succ_base..];
-        let (next_lo, next_hi, moves) =
-            successors(step, keys, next_keys, table, spans, span_base, out);
+        succ_start.push(succ.len() as u32);
+        let dst_start = values.len();
+        let (next_lo, next_width, moves) = if len == 1 && g == 1 {
+            one_cell_from_one_state(
+                step, keys[0], next_keys, spans, span_base, succ, values, src_start,
+            )
+        } else {
+            let gp = g + 1;
+            let succ_base = succ.len();
+            succ.resize(succ_base + len * gp, NONE);
+            let out = &mut succ[succ_base..];
+            let (next_lo, next_hi, moves) =
+                successors(step, keys, next_keys, table, spans, span_base, out);
+            let next_len = next_keys.len();
+            if next_len == 0 {
+                return Err(Unpacked::NoLayout);
+            }
+            if next_len > MAX_LAYER_STATES {
+                return Err(Unpacked::General);
+            }
+            let (next_lo, next_width) = (next_lo as usize, (next_hi - next_lo) as usize + 1);
+            values.resize(dst_start + next_len * next_width, 0.0);
+            let (src, dst) = values.split_at_mut(dst_start);
+            let src = &src[src_start..];
+            let binomial = &BINOMIAL[g];
+            for (si, moves) in out.chunks_exact(gp).enumerate() {
+                let (first, last) = spans[span_base + si];
+                let from = si * w + first as usize - l;
+                let row = &src[from..from + (last - first) as usize + 1];
+                let base = first as usize - next_lo;
+                for (j, &t) in moves.iter().enumerate() {
+                    if t == NONE {
+                        continue;
+                    }
+                    let c = binomial[j] as f64;
+                    let at = t as usize * next_width + base + j;
+                    if let [v] = row {
+                        dst[at] += *v * c;
+                    } else {
+                        for (d, v) in dst[at..at + row.len()].iter_mut().zip(row) {
+                            *d += *v * c;
+                        }
+                    }
+                }
+            }
+            (next_lo, next_width, moves)
+        };
         above += g + 2;
         own = own.max(w + 3 + moves);
         let next_len = next_keys.len();
         if next_len == 0 {
             return Err(Unpacked::NoLayout);
         }
-        if next_len > MAX_LAYER_STATES {
-            return Err(Unpacked::General);
-        }
-        let (next_lo, next_width) = (next_lo as usize, (next_hi - next_lo) as usize + 1);
         state_start.push((next_span_base + next_len) as u32);
-        let dst_start = values.len();
-        values.resize(dst_start + next_len * next_width, 0.0);
-        let (src, dst) = values.split_at_mut(dst_start);
-        let src = &src[src_start..];
-        let binomial = &BINOMIAL[g];
-        for (si, moves) in out.chunks_exact(gp).enumerate() {
-            let (first, last) = spans[span_base + si];
-            let from = si * w + first as usize - l;
-            let row = &src[from..from + (last - first) as usize + 1];
-            let base = first as usize - next_lo;
-            for (j, &t) in moves.iter().enumerate() {
-                if t == NONE {
-                    continue;
-                }
-                let c = binomial[j] as f64;
-                let at = t as usize * next_width + base + j;
-                if let [v] = row {
-                    dst[at] += *v * c;
-                } else {
-                    for (d, v) in dst[at..at + row.len()].iter_mut().zip(row) {
-                        *d += *v * c;
-                    }
-                }
-            }
-        }
-        if !exact && dst.iter().any(|&v| v >= 9_007_199_254_740_992.0) {
+        if !exact
+            && values[dst_start..]
+                .iter()
+                .any(|&v| v >= 9_007_199_254_740_992.0)
+        {
             return Err(Unpacked::General);
         }
         lo.push(next_lo as u32);
@@ -1145,6 +1160,101 @@ fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked
     succ_start.push(succ.len() as u32);
     *back_err = U64 * above as f64 + U64 * own as f64;
     Ok(())
+}
+
+/// A step of one cell from a layer of one state (the most common step):
+/// [`successors`] and the sums of [`forward_with`] written out for its two
+/// transitions, with the same results and the same floating-point
+/// operations (`0 + x C(1, j)` in each column the first transition
+/// reaches, then `+ x C(1, j)` for the second). The layer's one state spans
+/// its whole range, so its row is all the layer's values. Returns the next
+/// layer's `lo`, `width` and the viable transitions (no successor leaves
+/// `next_keys` empty and no values).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn one_cell_from_one_state<K: Key>(
+    step: &Step,
+    key: K,
+    next_keys: &mut Vec<K>,
+    spans: &mut Vec<(u32, u32)>,
+    span_base: usize,
+    succ: &mut Vec<u32>,
+    values: &mut Vec<f64>,
+    src_start: usize,
+) -> (usize, usize, usize) {
+    let (add, lo_mask, hi_mask, keep) = (
+        K::of(step.add),
+        K::of(step.lo),
+        K::of(step.hi) | K::H,
+        K::of(step.keep),
+    );
+    let below = |x: K| hi_mask.minus(x) & K::H == K::H;
+    let above_lo = |x: K| (x | K::H).minus(lo_mask) & K::H == K::H;
+    let x1 = key.plus(add);
+    // Above a target with no mine: so with one.
+    let fits = below(key);
+    let (v0, v1) = (fits && above_lo(key), fits && below(x1) && above_lo(x1));
+    next_keys.clear();
+    let (first, last) = spans[span_base];
+    let mut out = [NONE; 2];
+    if v0 {
+        next_keys.push(key & keep);
+        spans.push((first, last));
+        out[0] = 0;
+    }
+    let mut same = false;
+    if v1 {
+        let k1 = x1 & keep;
+        if v0 && next_keys[0] == k1 {
+            same = true;
+            spans[span_base + 1].1 = last + 1;
+            out[1] = 0;
+        } else {
+            out[1] = next_keys.len() as u32;
+            next_keys.push(k1);
+            spans.push((first + 1, last + 1));
+        }
+    }
+    succ.extend_from_slice(&out);
+    let w = (last - first) as usize + 1;
+    let (c0, c1) = (BINOMIAL[1][0] as f64, BINOMIAL[1][1] as f64);
+    let src = src_start..src_start + w;
+    match (v0, v1) {
+        (false, false) => return (0, 0, 0),
+        (true, false) | (false, true) => {
+            let c = if v0 { c0 } else { c1 };
+            values.reserve(w);
+            for i in src {
+                let v = values[i];
+                values.push(0.0 + v * c);
+            }
+        }
+        (true, true) if same => {
+            values.reserve(w + 1);
+            values.push(0.0 + values[src_start] * c0);
+            for i in src_start + 1..src_start + w {
+                let d = 0.0 + values[i] * c0;
+                values.push(d + values[i - 1] * c1);
+            }
+            values.push(0.0 + values[src_start + w - 1] * c1);
+        }
+        (true, true) => {
+            values.reserve(2 * (w + 1));
+            for i in src.clone() {
+                let v = values[i];
+                values.push(0.0 + v * c0);
+            }
+            values.push(0.0);
+            values.push(0.0);
+            for i in src {
+                let v = values[i];
+                values.push(0.0 + v * c1);
+            }
+        }
+    }
+    let next_lo = first as usize + !v0 as usize;
+    let next_width = w + (v0 && v1) as usize;
+    (next_lo, next_width, v0 as usize + v1 as usize)
 }
 
 /// One step's transitions: each state of `keys` (spans from `span_base`
