@@ -1030,6 +1030,11 @@ impl Key for u128 {
 /// state's row is only added over its span: the counts are integers below
 /// `2^53`, so every sum is exact in any order, and the columns outside
 /// hold zeros.
+///
+/// Each step makes two passes over its layer: the first finds every
+/// transition's successor (numbered in the order first reached), the
+/// successors' spans and so the next layer's range; the second adds each
+/// state's row, times `C(g, j)`, into its successors' rows.
 #[inline(never)]
 fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked> {
     let Part {
@@ -1071,74 +1076,194 @@ fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked
     let (keys, next_keys, table) = K::buffers(s);
     keys.clear();
     keys.push(K::ZERO);
-    // The bound on what the backward pass adds (see `Part::back_err`).
-    let (mut above, mut own) = (0.0f64, 0.0f64);
-    for (step_no, step) in steps.iter().enumerate() {
+    // The bound on what the backward pass adds (see `Part::back_err`), in
+    // units of `U64`: every term, sum and maximum is an integer times
+    // `U64` (a power of two) below `2^53 U64`, so exactly the sum of the
+    // terms `U64 (g + 2)` and the maximum of the terms `U64 (w + 3 + t)`.
+    let (mut above, mut own) = (0usize, 0usize);
+    // The layer built from: its range, and where its values and its spans
+    // start.
+    let (mut l, mut w) = (0usize, 1usize);
+    let (mut src_start, mut span_base) = (0usize, 0usize);
+    for step in steps.iter() {
         let g = step.size as usize;
-        let gp = g + 1;
         let len = keys.len();
-        let span_base = state_start[step_no] as usize;
         let next_span_base = span_base + len;
-        debug_assert_eq!(spans.len(), next_span_base);
-        let succ_base = succ.len();
-        succ_start.push(succ_base as u32);
-        succ.resize(succ_base + len * gp, NONE);
-        let moves = successors(
-            step,
-            keys,
-            next_keys,
-            table,
-            spans,
-            span_base,
-            &mut succ[succ_base..],
-        );
-        above += U64 * (g + 2) as f64;
-        own = own.max(U64 * (width[step_no] as usize + 3 + moves) as f64);
+        succ_start.push(succ.len() as u32);
+        let dst_start = values.len();
+        let (next_lo, next_width, moves) = if len == 1 && g == 1 {
+            one_cell_from_one_state(
+                step, keys[0], next_keys, spans, span_base, succ, values, src_start,
+            )
+        } else {
+            let gp = g + 1;
+            let succ_base = succ.len();
+            succ.resize(succ_base + len * gp, NONE);
+            let out = &mut succ[succ_base..];
+            let (next_lo, next_hi, moves) =
+                successors(step, keys, next_keys, table, spans, span_base, out);
+            let next_len = next_keys.len();
+            if next_len == 0 {
+                return Err(Unpacked::NoLayout);
+            }
+            if next_len > MAX_LAYER_STATES {
+                return Err(Unpacked::General);
+            }
+            let (next_lo, next_width) = (next_lo as usize, (next_hi - next_lo) as usize + 1);
+            values.resize(dst_start + next_len * next_width, 0.0);
+            let (src, dst) = values.split_at_mut(dst_start);
+            let src = &src[src_start..];
+            let binomial = &BINOMIAL[g];
+            for (si, moves) in out.chunks_exact(gp).enumerate() {
+                let (first, last) = spans[span_base + si];
+                let from = si * w + first as usize - l;
+                let row = &src[from..from + (last - first) as usize + 1];
+                let base = first as usize - next_lo;
+                for (j, &t) in moves.iter().enumerate() {
+                    if t == NONE {
+                        continue;
+                    }
+                    let c = binomial[j] as f64;
+                    let at = t as usize * next_width + base + j;
+                    if let [v] = row {
+                        dst[at] += *v * c;
+                    } else {
+                        for (d, v) in dst[at..at + row.len()].iter_mut().zip(row) {
+                            *d += *v * c;
+                        }
+                    }
+                }
+            }
+            (next_lo, next_width, moves)
+        };
+        above += g + 2;
+        own = own.max(w + 3 + moves);
         let next_len = next_keys.len();
         if next_len == 0 {
             return Err(Unpacked::NoLayout);
         }
-        if next_len > MAX_LAYER_STATES {
-            return Err(Unpacked::General);
-        }
-        let next_spans = &spans[next_span_base..];
-        let next_lo = next_spans.iter().map(|x| x.0).min().unwrap_or(0) as usize;
-        let next_hi = next_spans.iter().map(|x| x.1).max().unwrap_or(0) as usize;
-        let next_width = next_hi + 1 - next_lo;
-        let (l, w) = (lo[step_no] as usize, width[step_no] as usize);
         state_start.push((next_span_base + next_len) as u32);
-        let src_start = value_start[step_no] as usize;
-        let dst_start = values.len();
-        values.resize(dst_start + next_len * next_width, 0.0);
-        let (src, dst) = values.split_at_mut(dst_start);
-        accumulate(
-            &src[src_start..src_start + len * w],
-            (l, w),
-            &spans[span_base..next_span_base],
-            &succ[succ_base..succ_base + len * gp],
-            g,
-            dst,
-            (next_lo, next_width),
-        );
-        if !exact && dst.iter().any(|&v| v >= 9_007_199_254_740_992.0) {
+        if !exact
+            && values[dst_start..]
+                .iter()
+                .any(|&v| v >= 9_007_199_254_740_992.0)
+        {
             return Err(Unpacked::General);
         }
         lo.push(next_lo as u32);
         width.push(next_width as u32);
         value_start.push(dst_start as u32);
         std::mem::swap(keys, next_keys);
+        (l, w) = (next_lo, next_width);
+        (src_start, span_base) = (dst_start, next_span_base);
     }
     succ_start.push(succ.len() as u32);
-    *back_err = above + own;
+    *back_err = U64 * above as f64 + U64 * own as f64;
     Ok(())
+}
+
+/// A step of one cell from a layer of one state (the most common step):
+/// [`successors`] and the sums of [`forward_with`] written out for its two
+/// transitions, with the same results and the same floating-point
+/// operations (`0 + x C(1, j)` in each column the first transition
+/// reaches, then `+ x C(1, j)` for the second). The layer's one state spans
+/// its whole range, so its row is all the layer's values. Returns the next
+/// layer's `lo`, `width` and the viable transitions (no successor leaves
+/// `next_keys` empty and no values).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn one_cell_from_one_state<K: Key>(
+    step: &Step,
+    key: K,
+    next_keys: &mut Vec<K>,
+    spans: &mut Vec<(u32, u32)>,
+    span_base: usize,
+    succ: &mut Vec<u32>,
+    values: &mut Vec<f64>,
+    src_start: usize,
+) -> (usize, usize, usize) {
+    let (add, lo_mask, hi_mask, keep) = (
+        K::of(step.add),
+        K::of(step.lo),
+        K::of(step.hi) | K::H,
+        K::of(step.keep),
+    );
+    let below = |x: K| hi_mask.minus(x) & K::H == K::H;
+    let above_lo = |x: K| (x | K::H).minus(lo_mask) & K::H == K::H;
+    let x1 = key.plus(add);
+    // Above a target with no mine: so with one.
+    let fits = below(key);
+    let (v0, v1) = (fits && above_lo(key), fits && below(x1) && above_lo(x1));
+    next_keys.clear();
+    let (first, last) = spans[span_base];
+    let mut out = [NONE; 2];
+    if v0 {
+        next_keys.push(key & keep);
+        spans.push((first, last));
+        out[0] = 0;
+    }
+    let mut same = false;
+    if v1 {
+        let k1 = x1 & keep;
+        if v0 && next_keys[0] == k1 {
+            same = true;
+            spans[span_base + 1].1 = last + 1;
+            out[1] = 0;
+        } else {
+            out[1] = next_keys.len() as u32;
+            next_keys.push(k1);
+            spans.push((first + 1, last + 1));
+        }
+    }
+    succ.extend_from_slice(&out);
+    let w = (last - first) as usize + 1;
+    let (c0, c1) = (BINOMIAL[1][0] as f64, BINOMIAL[1][1] as f64);
+    let src = src_start..src_start + w;
+    match (v0, v1) {
+        (false, false) => return (0, 0, 0),
+        (true, false) | (false, true) => {
+            let c = if v0 { c0 } else { c1 };
+            values.reserve(w);
+            for i in src {
+                let v = values[i];
+                values.push(0.0 + v * c);
+            }
+        }
+        (true, true) if same => {
+            values.reserve(w + 1);
+            values.push(0.0 + values[src_start] * c0);
+            for i in src_start + 1..src_start + w {
+                let d = 0.0 + values[i] * c0;
+                values.push(d + values[i - 1] * c1);
+            }
+            values.push(0.0 + values[src_start + w - 1] * c1);
+        }
+        (true, true) => {
+            values.reserve(2 * (w + 1));
+            for i in src.clone() {
+                let v = values[i];
+                values.push(0.0 + v * c0);
+            }
+            values.push(0.0);
+            values.push(0.0);
+            for i in src {
+                let v = values[i];
+                values.push(0.0 + v * c1);
+            }
+        }
+    }
+    let next_lo = first as usize + !v0 as usize;
+    let next_width = w + (v0 && v1) as usize;
+    (next_lo, next_width, v0 as usize + v1 as usize)
 }
 
 /// One step's transitions: each state of `keys` (spans from `span_base`
 /// in `spans`) with `0..=size` mines, its successor (numbered in the order
 /// first reached) into `succ` (left `NONE` when not viable); the
 /// successors' keys into `next_keys`, their spans appended to `spans`.
-/// Returns the number of viable transitions.
-#[inline(never)]
+/// Returns the first and last prefix mine count of the successors' spans
+/// and the number of viable transitions.
+#[inline(always)]
 fn successors<K: Key>(
     step: &Step,
     keys: &[K],
@@ -1147,7 +1272,7 @@ fn successors<K: Key>(
     spans: &mut Vec<(u32, u32)>,
     span_base: usize,
     succ: &mut [u32],
-) -> usize {
+) -> (u32, u32, usize) {
     let gp = step.size as usize + 1;
     let (add, lo_mask, hi_mask, keep) = (
         K::of(step.add),
@@ -1158,6 +1283,7 @@ fn successors<K: Key>(
     let next_span_base = span_base + keys.len();
     next_keys.clear();
     let mut lookup = Lookup::new(table);
+    let (mut next_lo, mut next_hi) = (u32::MAX, 0u32);
     let mut moves = 0;
     for ((si, &key), out) in keys.iter().enumerate().zip(succ.chunks_exact_mut(gp)) {
         let (first, last) = spans[span_base + si];
@@ -1177,47 +1303,15 @@ fn successors<K: Key>(
                     at.0 = at.0.min(span.0);
                     at.1 = at.1.max(span.1);
                 }
+                next_lo = next_lo.min(span.0);
+                next_hi = next_hi.max(span.1);
                 *slot = t;
                 moves += 1;
             }
             x = x.plus(add);
         }
     }
-    moves
-}
-
-/// One step's values: each state's row of `src` (prefix counts `l..l +
-/// w`, nonzero over its span) times `C(g, j)`, added into its successor's
-/// row of `dst` (`next_lo..next_lo + next_width`) shifted by its `j`
-/// mines.
-#[inline(never)]
-fn accumulate(
-    src: &[f64],
-    (l, w): (usize, usize),
-    spans: &[(u32, u32)],
-    succ: &[u32],
-    g: usize,
-    dst: &mut [f64],
-    (next_lo, next_width): (usize, usize),
-) {
-    let gp = g + 1;
-    for (si, (moves, &(first, last))) in succ.chunks_exact(gp).zip(spans).enumerate() {
-        let row = &src[si * w + first as usize - l..si * w + last as usize + 1 - l];
-        for (j, &t) in moves.iter().enumerate() {
-            if t == NONE {
-                continue;
-            }
-            let c = BINOMIAL[g][j] as f64;
-            let at = t as usize * next_width + first as usize + j - next_lo;
-            if let [x] = row {
-                dst[at] += *x * c;
-            } else {
-                for (d, x) in dst[at..at + row.len()].iter_mut().zip(row) {
-                    *d += *x * c;
-                }
-            }
-        }
-    }
+    (next_lo, next_hi, moves)
 }
 
 /// An upper bound of the error bound `probability` gives a group whose
