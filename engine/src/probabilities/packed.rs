@@ -428,15 +428,23 @@ impl Packed {
                 let b = if part.is_fixed() {
                     set_groups(part, &part.fixed, out.per_cell)
                 } else {
-                    let groups = backward(
+                    let per_cell = &mut *out.per_cell;
+                    let mut b = 0.0f64;
+                    backward(
                         part,
                         &combined.omega[c],
                         combined.omega_err[c],
-                        &mut s.here,
-                        &mut s.later,
+                        (&mut s.here, &mut s.later),
+                        |i, w| {
+                            let (p, bound) = probability(&w);
+                            b = b.max(bound);
+                            for &cell in part.group(i) {
+                                per_cell[cell as usize] = p;
+                            }
+                        },
                     );
                     ticks.tick(part.succ.len() as u64, budget, || describe(part, board))?;
-                    set_groups(part, &groups, out.per_cell)
+                    b
                 };
                 bound = bound.max(b);
             }
@@ -603,8 +611,16 @@ impl Packed {
                     if part_mut.counts().1.len() == 1 {
                         // A fixed count: its outside weight is 1 whatever
                         // the rest holds.
-                        let groups = backward(part_mut, &[1.0], 0.0, &mut s.here, &mut s.later);
-                        part_mut.fixed.extend(groups.iter().map(probability));
+                        let mut fixed = std::mem::take(&mut part_mut.fixed);
+                        fixed.resize(part_mut.groups(), (0.0, 0.0));
+                        backward(
+                            part_mut,
+                            &[1.0],
+                            0.0,
+                            (&mut s.here, &mut s.later),
+                            |i, w| fixed[i] = probability(&w),
+                        );
+                        part_mut.fixed = fixed;
                     }
                     Ok(())
                 });
@@ -1326,60 +1342,91 @@ fn bound_of(err: f64) -> f64 {
 type Weights = super::component::GroupWeights<f64>;
 
 /// The backward pass of `part` under the outside weights `omega` (within
-/// `omega_err`), as `component.rs`'s: each group's weights, bit for bit.
+/// `omega_err`), as `component.rs`'s: each group's weights, bit for bit,
+/// handed to `each` with the group's number as soon as they are known
+/// (the last group first). `here` and `later` hold the completions
+/// (the backward values) of the layer being worked and of the one after
+/// it, each of them sized once per call to the most any layer needs.
 ///
 /// A state's row is only worked over its span (see [`forward_with`]):
 /// outside it, its forward counts are 0, so `component.rs`'s products
 /// there add +0 to each dot product (no change), and its completions there
 /// are only ever multiplied by those zeros (a predecessor reaching a count
 /// makes it nonzero).
+#[inline(never)]
 fn backward(
     part: &Part,
     omega: &[f64],
     omega_err: f64,
-    here: &mut Vec<f64>,
-    later: &mut Vec<f64>,
-) -> Vec<Weights> {
+    (here, later): (&mut Vec<f64>, &mut Vec<f64>),
+    mut each: impl FnMut(usize, Weights),
+) {
     let groups = part.groups();
-    let mut out = vec![
-        Weights {
-            mine: 0.0,
-            safe: 0.0,
-            err: 0.0,
-        };
-        groups
-    ];
-    later.clear();
-    later.extend_from_slice(omega);
+    let layers = groups + 1;
+    // Every layer's completions fit in as many values as the forward
+    // layers hold (the last layer's are `omega`); sized once, and only
+    // the columns of each state's span are ever written or read.
+    let need = part.values.len().max(omega.len());
+    for v in [&mut *here, &mut *later] {
+        if v.len() < need {
+            v.resize(need, 0.0);
+        }
+    }
+    let (mut here, mut later) = (&mut here[..], &mut later[..]);
+    later[..omega.len()].copy_from_slice(omega);
+    let steps = &part.steps[..groups];
+    let (width, lo) = (&part.width[..layers], &part.lo[..layers]);
+    let (value_start, succ_start) = (&part.value_start[..layers], &part.succ_start[..layers]);
+    let state_start = &part.state_start[..layers + 1];
     let mut later_err = omega_err;
     for i in (0..groups).rev() {
-        let g = part.steps[i].size as usize;
+        let g = steps[i].size as usize;
         let gp = g + 1;
-        let len = part.states(i);
-        let width = part.width[i] as usize;
-        let lo = part.lo[i] as usize;
-        let later_width = part.width[i + 1] as usize;
-        let later_lo = part.lo[i + 1] as usize;
-        let succ = &part.succ[part.succ_start[i] as usize..part.succ_start[i + 1] as usize];
-        let spans = &part.spans[part.state_start[i] as usize..part.state_start[i + 1] as usize];
-        here.clear();
-        here.resize(len * width, 0.0);
+        let binomial = &BINOMIAL[g][..gp];
+        let (w, l) = (width[i] as usize, lo[i] as usize);
+        let (later_width, later_lo) = (width[i + 1] as usize, lo[i + 1] as usize);
+        let succ = &part.succ[succ_start[i] as usize..succ_start[i + 1] as usize];
+        let spans = &part.spans[state_start[i] as usize..state_start[i + 1] as usize];
+        let values = &part.values[value_start[i] as usize..];
         let (mut mine, mut safe) = (0.0f64, 0.0f64);
         let mut terms = 0usize;
-        let values = part.layer_values(i);
-        for (si, moves) in succ.chunks_exact(gp).enumerate() {
-            let (first, last) = spans[si];
-            let cols = si * width + first as usize - lo..si * width + last as usize + 1 - lo;
-            let f = &values[cols.clone()];
-            let here = &mut here[cols];
-            for (j, &t) in moves.iter().enumerate() {
+        for (si, (moves, &(first, last))) in succ.chunks_exact(gp).zip(spans).enumerate() {
+            let row = si * w + first as usize - l;
+            let at = first as usize;
+            if first == last {
+                // A row of one column: the same products and sums, on
+                // scalars (`dot` is `0 + y x`, the same value whenever it
+                // is used, i.e. when nonzero).
+                let y = values[row];
+                let mut h = 0.0f64;
+                for (j, (&t, &c)) in moves.iter().zip(binomial).enumerate() {
+                    if t == NONE {
+                        continue;
+                    }
+                    let x = later[t as usize * later_width + at + j - later_lo];
+                    h += x * c as f64;
+                    let dot = y * x;
+                    if dot != 0.0 {
+                        let term = dot.mul_small(c);
+                        mine = mine.add(term.mul_small(j as u32));
+                        safe = safe.add(term.mul_small((g - j) as u32));
+                        terms += 1;
+                    }
+                }
+                here[row] = h;
+                continue;
+            }
+            let n = (last - first) as usize + 1;
+            let f = &values[row..row + n];
+            let here = &mut here[row..row + n];
+            here.fill(0.0);
+            for (j, (&t, &c)) in moves.iter().zip(binomial).enumerate() {
                 if t == NONE {
                     continue;
                 }
-                let c = BINOMIAL[g][j];
                 let cf = c as f64;
-                let at = t as usize * later_width + first as usize + j - later_lo;
-                let b = &later[at..at + f.len()];
+                let at = t as usize * later_width + at + j - later_lo;
+                let b = &later[at..at + n];
                 let mut dot = 0.0f64;
                 for ((h, x), y) in here.iter_mut().zip(b).zip(f) {
                     *h += *x * cf;
@@ -1393,43 +1440,24 @@ fn backward(
                 }
             }
         }
-        let err = later_err + U64 * (width + 3 + terms) as f64;
-        out[i] = Weights { mine, safe, err };
+        let err = later_err + U64 * (w + 3 + terms) as f64;
+        each(i, Weights { mine, safe, err });
         later_err += U64 * (g + 2) as f64;
-        std::mem::swap(here, later);
+        std::mem::swap(&mut here, &mut later);
     }
-    out
 }
 
-/// Writes each group's probability (`(p, bound)` per group, or from the
-/// weights) into `per_cell`; returns the largest bound.
-fn set_groups<W: AsProbability>(part: &Part, groups: &[W], per_cell: &mut [f64]) -> f64 {
+/// Writes each group's kept probability into `per_cell`; returns the
+/// largest bound.
+fn set_groups(part: &Part, groups: &[(f64, f64)], per_cell: &mut [f64]) -> f64 {
     let mut bound = 0.0f64;
-    for (i, w) in groups.iter().enumerate() {
-        let (p, b) = w.as_probability();
+    for (i, &(p, b)) in groups.iter().enumerate() {
         bound = bound.max(b);
         for &c in part.group(i) {
             per_cell[c as usize] = p;
         }
     }
     bound
-}
-
-/// A group's probability and bound, computed or kept.
-trait AsProbability {
-    fn as_probability(&self) -> (f64, f64);
-}
-
-impl AsProbability for Weights {
-    fn as_probability(&self) -> (f64, f64) {
-        probability(self)
-    }
-}
-
-impl AsProbability for (f64, f64) {
-    fn as_probability(&self) -> (f64, f64) {
-        *self
-    }
 }
 
 /// Names a component in budget messages (as `component.rs` does).
@@ -1568,14 +1596,17 @@ mod tests {
                 }
                 parts += 1;
                 let limit = whole.omega_err[c] + part.back_err;
-                let weights = backward(
+                let mut weights = Vec::new();
+                backward(
                     part,
                     &whole.omega[c],
                     whole.omega_err[c],
-                    &mut here,
-                    &mut later,
+                    (&mut here, &mut later),
+                    |i, w| weights.push((i, w)),
                 );
-                for (i, w) in weights.iter().enumerate() {
+                assert_eq!(weights.len(), part.groups());
+                for (k, &(i, ref w)) in weights.iter().enumerate() {
+                    assert_eq!(i, part.groups() - 1 - k, "the last group first");
                     groups += 1;
                     assert!(
                         w.err <= limit,
