@@ -526,30 +526,37 @@ impl Packed {
                 if let Some(list) = list.as_deref_mut() {
                     list.clear();
                 }
-                for (i, cell) in cells.iter().enumerate() {
-                    match cell {
-                        Cell::Unknown => {
-                            if let Some(list) = list.as_deref_mut() {
-                                list.push(i as u32);
-                            }
-                        }
-                        Cell::Revealed(_) => {
-                            // A number without a closed neighbour must be
-                            // met already.
-                            result = if board.unknown_around(i as u32) == 0 {
-                                match board.effective(i as u32) {
-                                    Some((0, _)) => Ok(()),
-                                    _ => Err(Unpacked::NoLayout),
-                                }
-                            } else {
-                                equation(s, board, &offsets, i as u32)
-                            };
-                            if result.is_err() {
-                                break;
-                            }
-                        }
-                        _ => {}
+                // Run by run of closed cells (listed whole), each up to
+                // the next cell that is not closed.
+                let mut i = 0;
+                loop {
+                    let run = cells[i..]
+                        .iter()
+                        .position(|c| !c.is_unknown())
+                        .unwrap_or(n - i);
+                    if let Some(list) = list.as_deref_mut() {
+                        list.extend(i as u32..(i + run) as u32);
                     }
+                    i += run;
+                    if i == n {
+                        break;
+                    }
+                    if let Cell::Revealed(_) = cells[i] {
+                        // A number without a closed neighbour must be met
+                        // already.
+                        result = if board.unknown_around(i as u32) == 0 {
+                            match board.effective(i as u32) {
+                                Some((0, _)) => Ok(()),
+                                _ => Err(Unpacked::NoLayout),
+                            }
+                        } else {
+                            equation(s, board, &offsets, i as u32)
+                        };
+                        if result.is_err() {
+                            break;
+                        }
+                    }
+                    i += 1;
                 }
                 result
             }
