@@ -676,7 +676,7 @@ impl Packed {
 /// variables numbered as they are first met (`offsets` as in
 /// [`Packed::build`]); none if it has no closed neighbour (then it is met)
 /// or `i` is no number (a changed cell that was one).
-#[inline]
+#[inline(always)]
 fn equation(s: &mut Scratch, board: &Board, offsets: &[u32; 8], i: u32) -> Result<(), Unpacked> {
     let Some((need, closed)) = board.effective(i) else {
         return Ok(());
