@@ -83,7 +83,7 @@ use super::outer::{combine, combine_as, Counts};
 use super::{probability, Output, ACCURACY};
 use crate::board::{Board, Cell};
 use crate::budget::{Budget, OverBudget};
-use crate::constraints::{check_number, Few};
+use crate::constraints::check_number;
 use crate::elimination::{partial_sum_range, SMALL_COMPONENT};
 use std::sync::Arc;
 
@@ -243,34 +243,42 @@ impl Part {
     }
 }
 
-/// An equation of the position being packed: its target, its variables
-/// (in the order of [`crate::grid::DIRECTIONS`] around its number), and
-/// while its component's steps are laid, its variables left undecided and
-/// its lane.
+/// An equation of the position being packed: its number's cell, its
+/// target, its variables (in the order of [`crate::grid::DIRECTIONS`]
+/// around its number), and while its component's steps are laid, its
+/// variables left undecided and its lane.
+///
+/// Variables and equations are numbered in `u16`: a packed position has at
+/// most 1000 closed cells, so at most 1000 variables and 8000 equations.
 #[derive(Clone, Copy)]
 struct Equation {
+    number: u32,
     target: u8,
     left: u8,
     lane: u8,
     /// Reached by its component's search.
     reached: bool,
-    vars: Few,
+    len: u8,
+    vars: [u16; 8],
 }
 
 /// An equation without a lane yet.
 const NO_LANE: u8 = u8::MAX;
 
+/// A variable not grouped yet.
+const NO_GROUP: u16 = u16::MAX;
+
 /// A variable of the position being packed (a closed frontier cell): its
-/// cell, its equations (in the order they were built) and a hash of them
-/// (equal for equal lists), and while its component is built, whether the
-/// search has reached it and its group.
+/// equations (in the order they were built, so increasing, and the unused
+/// entries 0: equal lists are equal arrays), its cell, and while its
+/// component is built, its group ([`NO_GROUP`] until the search reaches
+/// it).
 #[derive(Clone, Copy)]
 struct Var {
+    eqs: [u16; 8],
     cell: u32,
-    group: u32,
-    seen: bool,
-    sig: u64,
-    eqs: Few,
+    group: u16,
+    len: u8,
 }
 
 /// The packed state of a [`super::Probabilities`]: the last position's
@@ -302,8 +310,9 @@ struct Scratch {
     equations: Vec<Equation>,
     /// The numbers to build from (after changes).
     numbers: Vec<u32>,
-    /// The variables' cells, in cell order.
-    by_cell: Vec<u32>,
+    /// The variables' cells, a bit each (cell `c` is bit `c % 64` of word
+    /// `c / 64`; all clear between builds).
+    by_cell: Vec<u64>,
     queue: Vec<u32>,
     group_len: Vec<u32>,
     /// The keys of the layer built from and of the next, in one word or
@@ -315,8 +324,8 @@ struct Scratch {
     later: Vec<f64>,
     /// After changes: the counted position's components they touch.
     touched: Vec<u32>,
-    /// Per equation built, its number's cell.
-    eq_number: Vec<u32>,
+    /// Per group of the component being built, its first variable.
+    group_first: Vec<u32>,
 }
 
 /// Cells that changed between a counted position and the next one, and
@@ -503,10 +512,16 @@ impl Packed {
             s.var_of.clear();
             s.var_of.resize(n, NONE);
         }
+        let words = n.div_ceil(64);
+        if s.by_cell.len() != words {
+            s.by_cell.clear();
+            s.by_cell.resize(words, 0);
+        }
         s.equations.clear();
-        s.eq_number.clear();
         s.vars.clear();
-        s.by_cell.clear();
+        // Direction `d`'s neighbour of cell `i` is `i + offsets[d]`
+        // (wrapping): the offsets are cell 0's neighbours.
+        let offsets = grid.neighbours_by_direction(0).cells;
         // Taken whole from the counted position: its components untouched
         // by the changes.
         let mut kept: Vec<Arc<Part>> = Vec::new();
@@ -519,30 +534,37 @@ impl Packed {
                 if let Some(list) = list.as_deref_mut() {
                     list.clear();
                 }
-                for (i, cell) in cells.iter().enumerate() {
-                    match cell {
-                        Cell::Unknown => {
-                            if let Some(list) = list.as_deref_mut() {
-                                list.push(i as u32);
-                            }
-                        }
-                        Cell::Revealed(_) => {
-                            // A number without a closed neighbour must be
-                            // met already.
-                            result = if board.unknown_around(i as u32) == 0 {
-                                match board.effective(i as u32) {
-                                    Some((0, _)) => Ok(()),
-                                    _ => Err(Unpacked::NoLayout),
-                                }
-                            } else {
-                                equation(s, board, i as u32)
-                            };
-                            if result.is_err() {
-                                break;
-                            }
-                        }
-                        _ => {}
+                // Run by run of closed cells (listed whole), each up to
+                // the next cell that is not closed.
+                let mut i = 0;
+                loop {
+                    let run = cells[i..]
+                        .iter()
+                        .position(|c| !c.is_unknown())
+                        .unwrap_or(n - i);
+                    if let Some(list) = list.as_deref_mut() {
+                        list.extend(i as u32..(i + run) as u32);
                     }
+                    i += run;
+                    if i == n {
+                        break;
+                    }
+                    if let Cell::Revealed(_) = cells[i] {
+                        // A number without a closed neighbour must be met
+                        // already.
+                        result = if board.unknown_around(i as u32) == 0 {
+                            match board.effective(i as u32) {
+                                Some((0, _)) => Ok(()),
+                                _ => Err(Unpacked::NoLayout),
+                            }
+                        } else {
+                            equation(s, board, &offsets, i as u32)
+                        };
+                        if result.is_err() {
+                            break;
+                        }
+                    }
+                    i += 1;
                 }
                 result
             }
@@ -557,7 +579,7 @@ impl Packed {
                 numbers.dedup();
                 let mut result = Ok(());
                 for &m in &numbers {
-                    result = equation(s, board, m);
+                    result = equation(s, board, &offsets, m);
                     if result.is_err() {
                         break;
                     }
@@ -570,6 +592,7 @@ impl Packed {
             for v in &s.vars {
                 s.var_of[v.cell as usize] = NONE;
             }
+            s.by_cell.fill(0);
         };
         if let Err(e) = built {
             reset(s);
@@ -579,24 +602,28 @@ impl Packed {
         // cell, as `component.rs` builds them: all of them first, so that
         // one the packed programme cannot hold is refused before any
         // forward pass is spent on the others.
-        s.by_cell.sort_unstable();
         let mut fresh: Vec<Arc<Part>> = Vec::new();
         let mut result = Ok(());
-        for k in 0..s.by_cell.len() {
-            let v = s.var_of[s.by_cell[k] as usize];
-            if s.vars[v as usize].seen {
-                continue;
-            }
-            let mut part = self.spare.pop().unwrap_or_default();
-            if Arc::get_mut(&mut part).is_none() {
-                part = Arc::default();
-            }
-            let part_mut = Arc::get_mut(&mut part).expect("a new part is not shared");
-            let step = component(s, v, part_mut);
-            fresh.push(part);
-            if let Err(e) = step {
-                result = Err(e);
-                break;
+        'cells: for w in 0..s.by_cell.len() {
+            let mut bits = s.by_cell[w];
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let v = s.var_of[c];
+                if s.vars[v as usize].group != NO_GROUP {
+                    continue;
+                }
+                let mut part = self.spare.pop().unwrap_or_default();
+                if Arc::get_mut(&mut part).is_none() {
+                    part = Arc::default();
+                }
+                let part_mut = Arc::get_mut(&mut part).expect("a new part is not shared");
+                let step = component(s, v, part_mut);
+                fresh.push(part);
+                if let Err(e) = step {
+                    result = Err(e);
+                    break 'cells;
+                }
             }
         }
         if result.is_ok() {
@@ -662,11 +689,11 @@ impl Packed {
 }
 
 /// The equation of the number at `i`, checked ([`check_number`]), its
-/// variables numbered as they are first met; none if it has no closed
-/// neighbour (then it is met) or `i` is no number (a changed cell that was
-/// one).
-#[inline]
-fn equation(s: &mut Scratch, board: &Board, i: u32) -> Result<(), Unpacked> {
+/// variables numbered as they are first met (`offsets` as in
+/// [`Packed::build`]); none if it has no closed neighbour (then it is met)
+/// or `i` is no number (a changed cell that was one).
+#[inline(always)]
+fn equation(s: &mut Scratch, board: &Board, offsets: &[u32; 8], i: u32) -> Result<(), Unpacked> {
     let Some((need, closed)) = board.effective(i) else {
         return Ok(());
     };
@@ -674,39 +701,42 @@ fn equation(s: &mut Scratch, board: &Board, i: u32) -> Result<(), Unpacked> {
     if closed == 0 {
         return Ok(());
     }
-    let e = s.equations.len() as u32;
-    let mut vars = Few::EMPTY;
-    let around = board.grid().neighbours_by_direction(i);
+    let e = s.equations.len() as u16;
+    let mut vars = [0u16; 8];
+    let mut len = 0;
+    // The closed neighbours lie inside the grid.
     let mut dirs = board.closed_mask(i);
     while dirs != 0 {
-        let c = around.cells[dirs.trailing_zeros() as usize];
+        let c = i.wrapping_add(offsets[dirs.trailing_zeros() as usize]);
         dirs &= dirs - 1;
         let mut v = s.var_of[c as usize];
         if v == NONE {
             v = s.vars.len() as u32;
             s.var_of[c as usize] = v;
             s.vars.push(Var {
+                eqs: [0; 8],
                 cell: c,
-                group: NONE,
-                seen: false,
-                sig: 0,
-                eqs: Few::EMPTY,
+                group: NO_GROUP,
+                len: 0,
             });
-            s.by_cell.push(c);
+            s.by_cell[c as usize / 64] |= 1 << (c % 64);
         }
         let var = &mut s.vars[v as usize];
-        var.eqs.push(e);
-        var.sig = (var.sig ^ (e as u64 + 1)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        vars.push(v);
+        // A cell has at most eight numbers around it.
+        var.eqs[var.len as usize & 7] = e;
+        var.len += 1;
+        vars[len & 7] = v as u16;
+        len += 1;
     }
     s.equations.push(Equation {
+        number: i,
         target: need as u8,
-        left: vars.len() as u8,
+        left: len as u8,
         lane: NO_LANE,
         reached: false,
+        len: len as u8,
         vars,
     });
-    s.eq_number.push(i);
     Ok(())
 }
 
@@ -810,41 +840,46 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     let Scratch {
         vars,
         equations,
-        eq_number,
         queue,
         group_len,
+        group_first,
         ..
     } = s;
     queue.clear();
     group_len.clear();
+    group_first.clear();
     part.numbers.clear();
-    let join = |y: u32, vars: &mut [Var], equations: &[Equation], group_len: &mut Vec<u32>| {
+    let join = |y: u32,
+                vars: &mut [Var],
+                equations: &[Equation],
+                group_len: &mut Vec<u32>,
+                group_first: &mut Vec<u32>| {
         let v = &vars[y as usize];
-        let mut group = NONE;
-        for &u in equations[v.eqs.as_slice()[0] as usize].vars.as_slice() {
+        let first = &equations[v.eqs[0] as usize];
+        let mut group = NO_GROUP;
+        for &u in &first.vars[..first.len as usize] {
             let w = &vars[u as usize];
-            if w.group != NONE && w.sig == v.sig && w.eqs == v.eqs {
+            if w.group != NO_GROUP && w.len == v.len && w.eqs == v.eqs {
                 group = w.group;
                 break;
             }
         }
-        if group == NONE {
-            group = group_len.len() as u32;
+        if group == NO_GROUP {
+            group = group_len.len() as u16;
             group_len.push(0);
+            group_first.push(y);
         }
         group_len[group as usize] += 1;
-        let v = &mut vars[y as usize];
-        v.group = group;
-        v.seen = true;
+        vars[y as usize].group = group;
     };
-    join(from, vars, equations, group_len);
+    join(from, vars, equations, group_len, group_first);
     queue.push(from);
     let mut head = 0;
     while head < queue.len() {
         let x = queue[head];
         head += 1;
-        let eqs = vars[x as usize].eqs;
-        for &e in eqs.as_slice() {
+        let v = vars[x as usize];
+        for &e in &v.eqs[..v.len as usize] {
             // An equation reached before has had all its variables joined
             // then.
             let eq = &mut equations[e as usize];
@@ -852,12 +887,12 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
                 continue;
             }
             eq.reached = true;
-            part.numbers.push(eq_number[e as usize]);
-            let evars = eq.vars;
-            for &y in evars.as_slice() {
-                if !vars[y as usize].seen {
-                    join(y, vars, equations, group_len);
-                    queue.push(y);
+            part.numbers.push(eq.number);
+            let (evars, elen) = (eq.vars, eq.len as usize);
+            for &y in &evars[..elen] {
+                if vars[y as usize].group == NO_GROUP {
+                    join(y as u32, vars, equations, group_len, group_first);
+                    queue.push(y as u32);
                 }
             }
         }
@@ -882,7 +917,7 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     for &v in queue.iter() {
         let var = &vars[v as usize];
         let slot = &mut group_len[var.group as usize];
-        part.cells[*slot as usize] = v;
+        part.cells[*slot as usize] = var.cell;
         *slot += 1;
     }
     // The steps. Each equation holds a lane from its group's first step
@@ -903,11 +938,11 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     // The bound decides on the order beyond `SMALL_COMPONENT` cells only.
     let estimate = n > SMALL_COMPONENT;
     for g in 0..groups {
-        let first = part.cells[part.group_start[g] as usize];
+        let first = &vars[group_first[g] as usize];
         let size = (part.group_start[g + 1] - part.group_start[g]) as u8;
         let mut add = 0u128;
         let mut closing = 0u32;
-        for &e in vars[first as usize].eqs.as_slice() {
+        for &e in &first.eqs[..first.len as usize] {
             let eq = &mut equations[e as usize];
             if eq.lane == NO_LANE {
                 if free == 0 {
@@ -924,7 +959,7 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
             eq.left = left;
             add |= LANE[lane];
             lo[lane] = eq.target.saturating_sub(left);
-            factor[lane] = partial_sum_range(eq.target, eq.vars.len() as u8 - left, left) as u8;
+            factor[lane] = partial_sum_range(eq.target, eq.len - left, left) as u8;
             if left > 0 {
                 keep[lane] = 0xFF;
             } else {
@@ -956,9 +991,6 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
         || (n > SMALL_COMPONENT as u64 && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n)
     {
         return Err(Unpacked::General);
-    }
-    for c in part.cells.iter_mut() {
-        *c = vars[*c as usize].cell;
     }
     part.first_cell = vars[from as usize].cell;
     part.narrow = lanes <= 8;
