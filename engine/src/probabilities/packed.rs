@@ -1422,7 +1422,8 @@ fn backward(
         let values = &part.values[value_start[i] as usize..];
         let (mut mine, mut safe) = (0.0f64, 0.0f64);
         let mut terms = 0usize;
-        for (si, (moves, &(first, last))) in succ.chunks_exact(gp).zip(spans).enumerate() {
+        for (si, &(first, last)) in spans.iter().enumerate() {
+            let moves = &succ[si * gp..si * gp + gp];
             let row = si * w + first as usize - l;
             let at = first as usize;
             if first == last {
