@@ -1034,7 +1034,8 @@ impl Key for u128 {
 /// Each step makes two passes over its layer: the first finds every
 /// transition's successor (numbered in the order first reached), the
 /// successors' spans and so the next layer's range; the second adds each
-/// state's row, times `C(g, j)`, into its successors' rows.
+/// state's row, times `C(g, j)`, into its successors' rows. A step of one
+/// cell from a layer of one state takes [`one_cell_from_one_state`].
 #[inline(never)]
 fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked> {
     let Part {
