@@ -1082,7 +1082,8 @@ impl Key for u128 {
 /// Each step makes two passes over its layer: the first finds every
 /// transition's successor (numbered in the order first reached), the
 /// successors' spans and so the next layer's range; the second adds each
-/// state's row, times `C(g, j)`, into its successors' rows.
+/// state's row, times `C(g, j)`, into its successors' rows. A step of one
+/// cell from a layer of one state takes [`one_cell_from_one_state`].
 #[inline(never)]
 fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked> {
     let Part {
@@ -1213,8 +1214,8 @@ fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked
 /// A step of one cell from a layer of one state (the most common step):
 /// [`successors`] and the sums of [`forward_with`] written out for its two
 /// transitions, with the same results and the same floating-point
-/// operations (`0 + x C(1, j)` in each column the first transition
-/// reaches, then `+ x C(1, j)` for the second). The layer's one state spans
+/// operations (`0 + x C(1, j)` in each column a transition reaches; the two
+/// transitions never reach the same state). The layer's one state spans
 /// its whole range, so its row is all the layer's values. Returns the next
 /// layer's `lo`, `width` and the viable transitions (no successor leaves
 /// `next_keys` empty and no values).
@@ -1250,18 +1251,15 @@ fn one_cell_from_one_state<K: Key>(
         spans.push((first, last));
         out[0] = 0;
     }
-    let mut same = false;
     if v1 {
+        // Not the state of no mine: that both are viable means some lane
+        // of the cell's equations stays open (a closing lane must reach
+        // its target exactly), and there they differ by one.
         let k1 = x1 & keep;
-        if v0 && next_keys[0] == k1 {
-            same = true;
-            spans[span_base + 1].1 = last + 1;
-            out[1] = 0;
-        } else {
-            out[1] = next_keys.len() as u32;
-            next_keys.push(k1);
-            spans.push((first + 1, last + 1));
-        }
+        debug_assert!(!v0 || next_keys[0] != k1);
+        out[1] = next_keys.len() as u32;
+        next_keys.push(k1);
+        spans.push((first + 1, last + 1));
     }
     succ.extend_from_slice(&out);
     let w = (last - first) as usize + 1;
@@ -1276,15 +1274,6 @@ fn one_cell_from_one_state<K: Key>(
                 let v = values[i];
                 values.push(0.0 + v * c);
             }
-        }
-        (true, true) if same => {
-            values.reserve(w + 1);
-            values.push(0.0 + values[src_start] * c0);
-            for i in src_start + 1..src_start + w {
-                let d = 0.0 + values[i] * c0;
-                values.push(d + values[i - 1] * c1);
-            }
-            values.push(0.0 + values[src_start + w - 1] * c1);
         }
         (true, true) => {
             values.reserve(2 * (w + 1));
