@@ -1167,13 +1167,15 @@ fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked
                 let (first, last) = spans[span_base + si];
                 let from = si * w + first as usize - l;
                 let row = &src[from..from + (last - first) as usize + 1];
-                let base = first as usize - next_lo;
                 for (j, &t) in moves.iter().enumerate() {
                     if t == NONE {
                         continue;
                     }
                     let c = binomial[j] as f64;
-                    let at = t as usize * next_width + base + j;
+                    // A viable transition's count lies within the next
+                    // layer's range: `first + j ≥ next_lo` (not so for
+                    // `first` alone, when no state keeps its 0 mines).
+                    let at = t as usize * next_width + first as usize + j - next_lo;
                     if let [v] = row {
                         dst[at] += *v * c;
                     } else {
