@@ -47,6 +47,15 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
+/// Every Rust allocation of the extension comes from mimalloc's heap, not
+/// from the C library's `malloc` that the interpreter and other extensions
+/// share. A call that follows one which freed many blocks (ms_toollib's
+/// `cal_probability_onboard` frees thousands) would otherwise pay for
+/// sorting them: glibc's `malloc` consolidates and sorts its free lists on
+/// the next request it cannot serve from a cache, whoever makes it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The engine every call shares (embedded rules, default budget).
 static ENGINE: OnceLock<Engine> = OnceLock::new();
 
