@@ -31,6 +31,8 @@
 use super::component::{Failure, GroupWeights, KeyScratch};
 use super::number::Num;
 use crate::budget::Budget;
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One component's counts as the forward pass left them: `N(lo + i)` =
 /// `counts[i]`, with the bound `err` on `Σ |δ|` of each.
@@ -52,13 +54,15 @@ pub(crate) struct Combined<T> {
     pub log2_layouts: f64,
 }
 
-struct Node<T> {
+struct Node<'a, T: Clone> {
     /// Smallest total of the node's components; `vals[i]` counts total
-    /// `lo + i`.
+    /// `lo + i` (a leaf's are its component's counts, borrowed).
     lo: u64,
-    vals: Vec<T>,
+    vals: Cow<'a, [T]>,
     err: f64,
     children: Option<(usize, usize)>,
+    /// A leaf's component, else `usize::MAX`.
+    component: usize,
 }
 
 /// Combines the components over the global count (see the module doc):
@@ -77,8 +81,8 @@ pub(crate) fn combine<T: Num>(
 /// are left empty, and only the count, the interior's weights and each
 /// component's outside-weight error bound are computed — the same bound,
 /// from the same sums).
-pub(crate) fn combine_as<T: Num>(
-    components: &[Counts<'_, T>],
+pub(crate) fn combine_as<'a, T: Num>(
+    components: &[Counts<'a, T>],
     remaining: u64,
     interior: u64,
     budget: &Budget,
@@ -91,8 +95,7 @@ pub(crate) fn combine_as<T: Num>(
     let mut omega_err = vec![0.0; components.len()];
     let mut shift = 0u64; // mines of the single-count components
     let mut log2_fixed = 0.0;
-    let mut nodes: Vec<Node<T>> = Vec::new();
-    let mut leaf_of = vec![usize::MAX; components.len()];
+    let mut nodes: Vec<Node<'a, T>> = Vec::new();
     // Each component's nonzero range.
     for (c, comp) in components.iter().enumerate() {
         let first = comp.counts.iter().position(|x| !x.is_zero());
@@ -113,12 +116,12 @@ pub(crate) fn combine_as<T: Num>(
             shift += comp.lo as u64 + first as u64;
             log2_fixed += comp.counts[first].log2();
         } else {
-            leaf_of[c] = nodes.len();
             nodes.push(Node {
                 lo: comp.lo as u64 + first as u64,
-                vals: comp.counts[first..=last].to_vec(),
+                vals: Cow::Borrowed(&comp.counts[first..=last]),
                 err: comp.err,
                 children: None,
+                component: c,
             });
         }
     }
@@ -129,9 +132,10 @@ pub(crate) fn combine_as<T: Num>(
     if nodes.is_empty() {
         nodes.push(Node {
             lo: 0,
-            vals: vec![T::one()],
+            vals: Cow::Owned(vec![T::one()]),
             err: 0.0,
             children: None,
+            component: usize::MAX,
         });
     }
     // Build the tree level by level, pairing neighbours (a single node is
@@ -227,9 +231,9 @@ pub(crate) fn combine_as<T: Num>(
                 }
             }
         }
-        for (c, &leaf) in leaf_of.iter().enumerate() {
-            if leaf != usize::MAX {
-                omega_err[c] = err[leaf];
+        for (node, &err) in nodes.iter().zip(&err) {
+            if node.component != usize::MAX {
+                omega_err[node.component] = err;
             }
         }
         return Ok(Combined {
@@ -243,7 +247,8 @@ pub(crate) fn combine_as<T: Num>(
     if nodes.len() == 1 {
         // The root is the only leaf, if any: its outside weight is the
         // interior weights.
-        if let Some(c) = leaf_of.iter().position(|&leaf| leaf == root) {
+        let c = nodes[root].component;
+        if c != usize::MAX {
             let first = (nodes[root].lo - components[c].lo as u64) as usize;
             omega[c][first..first + weights.len()].copy_from_slice(&weights);
             omega_err[c] = weight_err;
@@ -280,13 +285,13 @@ pub(crate) fn combine_as<T: Num>(
             outside[child] = Some((out, err));
         }
     }
-    for (c, comp) in components.iter().enumerate() {
-        let leaf = leaf_of[c];
-        if leaf == usize::MAX {
+    for (leaf, node) in nodes.iter().enumerate() {
+        let c = node.component;
+        if c == usize::MAX {
             continue;
         }
         let (o, err) = outside[leaf].take().expect("every leaf gets a weight");
-        let first = (nodes[leaf].lo - comp.lo as u64) as usize;
+        let first = (node.lo - components[c].lo as u64) as usize;
         // The leaf may have been truncated at the cap: what is beyond it
         // has weight 0.
         omega[c][first..first + o.len()].copy_from_slice(&o);
@@ -306,23 +311,26 @@ fn index_of(m: u64, cap: u64, root_lo: u64) -> usize {
 }
 
 /// Drops totals above `cap`; none left means no layout.
-fn truncate<T: Num>(node: &mut Node<T>, cap: u64) -> Result<(), Failure> {
+fn truncate<T: Num>(node: &mut Node<'_, T>, cap: u64) -> Result<(), Failure> {
     if node.lo > cap {
         return Err(Failure::NoLayout);
     }
     let keep = ((cap - node.lo + 1) as usize).min(node.vals.len());
-    node.vals.truncate(keep);
+    match &mut node.vals {
+        Cow::Borrowed(vals) => *vals = &vals[..keep],
+        Cow::Owned(vals) => vals.truncate(keep),
+    }
     Ok(())
 }
 
 /// The node over two children: their counts convolved, totals above `cap`
 /// dropped.
-fn convolve<T: Num>(
-    a: &Node<T>,
-    b: &Node<T>,
+fn convolve<'a, T: Num>(
+    a: &Node<'a, T>,
+    b: &Node<'a, T>,
     cap: u64,
     children: (usize, usize),
-) -> Result<Node<T>, Failure> {
+) -> Result<Node<'a, T>, Failure> {
     let lo = a.lo + b.lo;
     if lo > cap {
         return Err(Failure::NoLayout);
@@ -333,18 +341,19 @@ fn convolve<T: Num>(
         if i >= len {
             break;
         }
-        for (d, y) in vals[i..].iter_mut().zip(&b.vals) {
+        for (d, y) in vals[i..].iter_mut().zip(b.vals.iter()) {
             *d = d.add(x.mul(*y));
         }
     }
     let shorter = a.vals.len().min(b.vals.len());
     Ok(Node {
         lo,
-        vals,
+        vals: Cow::Owned(vals),
         // A product carries both factors' errors and its own rounding; an
         // entry adds up at most `shorter` of them.
         err: a.err + b.err + T::UNIT * (1 + shorter) as f64,
         children: Some(children),
+        component: usize::MAX,
     })
 }
 
@@ -353,9 +362,33 @@ pub(crate) fn log2_binomial(n: u64, m: u64) -> f64 {
     (ln_factorial(n) - ln_factorial(m) - ln_factorial(n - m)) / std::f64::consts::LN_2
 }
 
+/// `ln n!` ([`ln_factorial_of`]), each value below [`KEPT_FACTORIALS`]
+/// computed once and kept (the same bits every time).
+fn ln_factorial(n: u64) -> f64 {
+    static KEPT: [AtomicU64; KEPT_FACTORIALS] =
+        [const { AtomicU64::new(NOT_KEPT) }; KEPT_FACTORIALS];
+    let Some(slot) = KEPT.get(n as usize) else {
+        return ln_factorial_of(n);
+    };
+    let bits = slot.load(Ordering::Relaxed);
+    if bits != NOT_KEPT {
+        return f64::from_bits(bits);
+    }
+    let value = ln_factorial_of(n);
+    slot.store(value.to_bits(), Ordering::Relaxed);
+    value
+}
+
+/// How many values of `ln n!` are kept (`n` below this).
+const KEPT_FACTORIALS: usize = 1024;
+
+/// A kept `ln n!` not computed yet (the bits of a NaN, which `ln n!`
+/// never is).
+const NOT_KEPT: u64 = u64::MAX;
+
 /// `ln n!`: exact products below 20, Stirling's series above (truncation
 /// error below `1/(1188 n^9)`).
-fn ln_factorial(n: u64) -> f64 {
+fn ln_factorial_of(n: u64) -> f64 {
     if n < 20 {
         return (1..=n).map(|i| i as f64).product::<f64>().ln();
     }
