@@ -868,8 +868,18 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     }
     part.numbers.clear();
     let mut groups = 0;
-    // Groups variable `y` (see above).
-    let mut join = |y: u32, vars: &mut [Var], equations: &[Equation]| {
+    // Groups variable `y` (see above): into the group of the first
+    // grouped variable of its first equation with the same equations,
+    // else into a new one (the next of `groups`, `y` its first variable).
+    #[inline(always)]
+    fn join(
+        y: u32,
+        vars: &mut [Var],
+        equations: &[Equation],
+        groups: &mut usize,
+        group_len: &mut [u32],
+        group_first: &mut [u32],
+    ) {
         let v = &vars[y as usize];
         let first = &equations[v.eqs[0] as usize];
         let mut group = NO_GROUP;
@@ -881,15 +891,15 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
             }
         }
         if group == NO_GROUP {
-            group = groups as u16;
-            group_len[groups] = 0;
-            group_first[groups] = y;
-            groups += 1;
+            group = *groups as u16;
+            group_len[*groups] = 0;
+            group_first[*groups] = y;
+            *groups += 1;
         }
         group_len[group as usize] += 1;
         vars[y as usize].group = group;
-    };
-    join(from, vars, equations);
+    }
+    join(from, vars, equations, &mut groups, group_len, group_first);
     queue[0] = from;
     let (mut head, mut tail) = (0, 1);
     while head < tail {
@@ -908,7 +918,14 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
             let (evars, elen) = (eq.vars, eq.len as usize);
             for &y in &evars[..elen] {
                 if vars[y as usize].group == NO_GROUP {
-                    join(y as u32, vars, equations);
+                    join(
+                        y as u32,
+                        vars,
+                        equations,
+                        &mut groups,
+                        group_len,
+                        group_first,
+                    );
                     queue[tail] = y as u32;
                     tail += 1;
                 }
@@ -949,8 +966,8 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     let mut free: u32 = (1 << LANES) - 1;
     // Every lane ever held, a bit each.
     let mut used = 0u32;
-    // Each lane's bounds and the values its partial sum can take, a byte
-    // each; a lane that is not open is 0 (its factor 1).
+    // Each lane's bounds (0 when it is not open) and the values its
+    // partial sum can take, a byte each.
     let (mut lo, mut hi) = ([0u8; 16], [0u8; 16]);
     let mut factor = [1u8; LANES as usize];
     let mut states = 0u64;
@@ -998,12 +1015,17 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
             size,
         });
         if estimate {
-            // At most 16 factors of at most 9: exact.
-            states += factor.iter().map(|&f| f as u64).product::<u64>();
-            if closing != 0 {
-                let ones = spread(u32::MAX);
-                factor = ((u128::from_le_bytes(factor) & keep) | (ones & !keep)).to_le_bytes();
+            // The product over the lanes open after the step (a closed
+            // lane's factor is 1); an open lane's factor was written at
+            // its equation's last step. At most 16 factors of at most 9:
+            // exact.
+            let mut open = !free & 0xFFFF;
+            let mut product = 1u64;
+            while open != 0 {
+                product *= factor[open.trailing_zeros() as usize & 15] as u64;
+                open &= open - 1;
             }
+            states += product;
         }
         // The closed lanes are 0 again.
         if closing != 0 {
