@@ -961,8 +961,37 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     // (`component.rs`'s bound: per layer, the product over the open
     // equations of the values their partial sums can take) are integers
     // below 2^53 (at most 16 factors of at most 9), kept exactly.
+    // The bound decides on the order beyond `SMALL_COMPONENT` cells only.
+    let (states, used) = if n > SMALL_COMPONENT {
+        lay_steps::<true>(vars, equations, group_first, part)?
+    } else {
+        lay_steps::<false>(vars, equations, group_first, part)?
+    };
+    let lanes = u32::BITS - used.leading_zeros();
+    let n = n as u64;
+    if states > MAX_STATES
+        || (n > SMALL_COMPONENT as u64 && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n)
+    {
+        return Err(Unpacked::General);
+    }
+    part.first_cell = vars[from as usize].cell;
+    part.narrow = lanes <= 8;
+    Ok(())
+}
+
+/// The steps of a component's groups (`group_first`: each group's first
+/// variable) into `part.steps` (see [`component`]), with the lanes
+/// assigned; returns the programme's estimated states (when `ESTIMATE`,
+/// else 0) and the lanes ever held, a bit each.
+#[inline(always)]
+fn lay_steps<const ESTIMATE: bool>(
+    vars: &[Var],
+    equations: &mut [Equation],
+    group_first: &[u32],
+    part: &mut Part,
+) -> Result<(u64, u32), Unpacked> {
     part.steps.clear();
-    part.steps.reserve(groups);
+    part.steps.reserve(group_first.len());
     let mut free: u32 = (1 << LANES) - 1;
     // Every lane ever held, a bit each.
     let mut used = 0u32;
@@ -971,8 +1000,6 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     let (mut lo, mut hi) = ([0u8; 16], [0u8; 16]);
     let mut factor = [1u8; LANES as usize];
     let mut states = 0u64;
-    // The bound decides on the order beyond `SMALL_COMPONENT` cells only.
-    let estimate = n > SMALL_COMPONENT;
     for (&v, sizes) in group_first.iter().zip(part.group_start.windows(2)) {
         let first = &vars[v as usize];
         let size = (sizes[1] - sizes[0]) as u8;
@@ -998,7 +1025,7 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
             touched |= 1 << lane;
             closing |= ((left == 0) as u32) << lane;
             lo[lane] = eq.target.saturating_sub(left);
-            if estimate {
+            if ESTIMATE {
                 factor[lane] = partial_sum_range(eq.target, eq.len - left, left) as u8;
             }
         }
@@ -1014,7 +1041,7 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
             keep,
             size,
         });
-        if estimate {
+        if ESTIMATE {
             // The product over the lanes open after the step (a closed
             // lane's factor is 1); an open lane's factor was written at
             // its equation's last step. At most 16 factors of at most 9:
@@ -1033,16 +1060,7 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
             hi = (hi_word & keep).to_le_bytes();
         }
     }
-    let lanes = u32::BITS - used.leading_zeros();
-    let n = n as u64;
-    if states > MAX_STATES
-        || (n > SMALL_COMPONENT as u64 && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n)
-    {
-        return Err(Unpacked::General);
-    }
-    part.first_cell = vars[from as usize].cell;
-    part.narrow = lanes <= 8;
-    Ok(())
+    Ok((states, used))
 }
 
 /// The forward programme of `part` (as `component.rs`'s, every layer
