@@ -93,17 +93,6 @@ const NONE: u32 = u32::MAX;
 /// of a `u128` (of a `u64` when eight are enough).
 const LANES: u32 = 16;
 
-/// The value 1 in each lane.
-const LANE: [u128; LANES as usize] = {
-    let mut t = [0u128; LANES as usize];
-    let mut k = 0;
-    while k < LANES as usize {
-        t[k] = 1 << (8 * k);
-        k += 1;
-    }
-    t
-};
-
 /// Spare components a counter keeps for their buffers.
 const SPARE_PARTS: usize = 64;
 
@@ -825,6 +814,30 @@ fn touched_by(
     }
 }
 
+/// Per byte `b`: each bit `i` of `b` as the value 1 in byte `i`.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b] |= 1 << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The low sixteen bits of `bits` as lanes: bit `i` is the value 1 in
+/// lane `i`.
+#[inline(always)]
+fn spread(bits: u32) -> u128 {
+    SPREAD[(bits & 0xFF) as usize] as u128 | (SPREAD[(bits >> 8 & 0xFF) as usize] as u128) << 64
+}
+
 /// The component of variable `from` into `part`: its variables along the
 /// breadth-first order of `component.rs` from `from`, grouped as
 /// `component.rs` groups them (a variable joins the first variable of its
@@ -845,15 +858,28 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
         group_first,
         ..
     } = s;
-    queue.clear();
-    group_len.clear();
-    group_first.clear();
+    // Every variable is queued once and starts at most one group: the
+    // buffers are written by index up to their lengths.
+    let count = vars.len();
+    for buffer in [&mut *queue, &mut *group_len, &mut *group_first] {
+        if buffer.len() < count {
+            buffer.resize(count, 0);
+        }
+    }
     part.numbers.clear();
-    let join = |y: u32,
-                vars: &mut [Var],
-                equations: &[Equation],
-                group_len: &mut Vec<u32>,
-                group_first: &mut Vec<u32>| {
+    let mut groups = 0;
+    // Groups variable `y` (see above): into the group of the first
+    // grouped variable of its first equation with the same equations,
+    // else into a new one (the next of `groups`, `y` its first variable).
+    #[inline(always)]
+    fn join(
+        y: u32,
+        vars: &mut [Var],
+        equations: &[Equation],
+        groups: &mut usize,
+        group_len: &mut [u32],
+        group_first: &mut [u32],
+    ) {
         let v = &vars[y as usize];
         let first = &equations[v.eqs[0] as usize];
         let mut group = NO_GROUP;
@@ -865,17 +891,18 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
             }
         }
         if group == NO_GROUP {
-            group = group_len.len() as u16;
-            group_len.push(0);
-            group_first.push(y);
+            group = *groups as u16;
+            group_len[*groups] = 0;
+            group_first[*groups] = y;
+            *groups += 1;
         }
         group_len[group as usize] += 1;
         vars[y as usize].group = group;
-    };
-    join(from, vars, equations, group_len, group_first);
-    queue.push(from);
-    let mut head = 0;
-    while head < queue.len() {
+    }
+    join(from, vars, equations, &mut groups, group_len, group_first);
+    queue[0] = from;
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
         let x = queue[head];
         head += 1;
         let v = vars[x as usize];
@@ -891,30 +918,38 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
             let (evars, elen) = (eq.vars, eq.len as usize);
             for &y in &evars[..elen] {
                 if vars[y as usize].group == NO_GROUP {
-                    join(y as u32, vars, equations, group_len, group_first);
-                    queue.push(y as u32);
+                    join(
+                        y as u32,
+                        vars,
+                        equations,
+                        &mut groups,
+                        group_len,
+                        group_first,
+                    );
+                    queue[tail] = y as u32;
+                    tail += 1;
                 }
             }
         }
     }
-    let n = queue.len();
-    let groups = group_len.len();
+    let n = tail;
     if groups > MAX_GROUPS {
         return Err(Unpacked::General);
     }
+    let (group_len, group_first) = (&mut group_len[..groups], &group_first[..groups]);
 
     // The cells group after group, each group's in order.
     part.group_start.clear();
     part.group_start.push(0);
     let mut at = 0u32;
-    for len in group_len.iter_mut() {
+    part.group_start.extend(group_len.iter_mut().map(|len| {
         at += *len;
-        part.group_start.push(at);
         *len = at - *len; // the next free slot of the group
-    }
+        at
+    }));
     part.cells.clear();
     part.cells.resize(n, 0);
-    for &v in queue.iter() {
+    for &v in &queue[..n] {
         let var = &vars[v as usize];
         let slot = &mut group_len[var.group as usize];
         part.cells[*slot as usize] = var.cell;
@@ -926,66 +961,13 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     // (`component.rs`'s bound: per layer, the product over the open
     // equations of the values their partial sums can take) are integers
     // below 2^53 (at most 16 factors of at most 9), kept exactly.
-    part.steps.clear();
-    part.steps.reserve(groups);
-    let mut free: u32 = (1 << LANES) - 1;
-    let mut lanes = 0;
-    // Each lane's bounds, whether it stays open, and the values its
-    // partial sum can take, a byte each.
-    let (mut lo, mut hi, mut keep) = ([0u8; 16], [0u8; 16], [0u8; 16]);
-    let mut factor = [1u8; LANES as usize];
-    let mut states = 0u64;
     // The bound decides on the order beyond `SMALL_COMPONENT` cells only.
-    let estimate = n > SMALL_COMPONENT;
-    for g in 0..groups {
-        let first = &vars[group_first[g] as usize];
-        let size = (part.group_start[g + 1] - part.group_start[g]) as u8;
-        let mut add = 0u128;
-        let mut closing = 0u32;
-        for &e in &first.eqs[..first.len as usize] {
-            let eq = &mut equations[e as usize];
-            if eq.lane == NO_LANE {
-                if free == 0 {
-                    return Err(Unpacked::General);
-                }
-                let lane = free.trailing_zeros();
-                lanes = lanes.max(lane + 1);
-                free &= free - 1;
-                eq.lane = lane as u8;
-                hi[lane as usize] = eq.target;
-            }
-            let lane = eq.lane as usize;
-            let left = eq.left - size;
-            eq.left = left;
-            add |= LANE[lane];
-            lo[lane] = eq.target.saturating_sub(left);
-            factor[lane] = partial_sum_range(eq.target, eq.len - left, left) as u8;
-            if left > 0 {
-                keep[lane] = 0xFF;
-            } else {
-                keep[lane] = 0;
-                closing |= 1 << lane;
-            }
-        }
-        part.steps.push(Step {
-            add,
-            lo: u128::from_le_bytes(lo),
-            hi: u128::from_le_bytes(hi),
-            keep: u128::from_le_bytes(keep),
-            size,
-        });
-        if estimate {
-            // At most 16 factors of at most 9: exact.
-            states += factor.iter().map(|&f| f as u64).product::<u64>();
-        }
-        // The closed equations' lanes are 0 again, and free.
-        free |= closing;
-        while closing != 0 {
-            let lane = closing.trailing_zeros() as usize;
-            closing &= closing - 1;
-            (lo[lane], hi[lane], factor[lane]) = (0, 0, 1);
-        }
-    }
+    let (states, used) = if n > SMALL_COMPONENT {
+        lay_steps::<true>(vars, equations, group_first, part)?
+    } else {
+        lay_steps::<false>(vars, equations, group_first, part)?
+    };
+    let lanes = u32::BITS - used.leading_zeros();
     let n = n as u64;
     if states > MAX_STATES
         || (n > SMALL_COMPONENT as u64 && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n)
@@ -995,6 +977,90 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     part.first_cell = vars[from as usize].cell;
     part.narrow = lanes <= 8;
     Ok(())
+}
+
+/// The steps of a component's groups (`group_first`: each group's first
+/// variable) into `part.steps` (see [`component`]), with the lanes
+/// assigned; returns the programme's estimated states (when `ESTIMATE`,
+/// else 0) and the lanes ever held, a bit each.
+#[inline(always)]
+fn lay_steps<const ESTIMATE: bool>(
+    vars: &[Var],
+    equations: &mut [Equation],
+    group_first: &[u32],
+    part: &mut Part,
+) -> Result<(u64, u32), Unpacked> {
+    part.steps.clear();
+    part.steps.reserve(group_first.len());
+    let mut free: u32 = (1 << LANES) - 1;
+    // Every lane ever held, a bit each.
+    let mut used = 0u32;
+    // Each lane's bounds (0 when it is not open) and the values its
+    // partial sum can take, a byte each.
+    let (mut lo, mut hi) = ([0u8; 16], [0u8; 16]);
+    let mut factor = [1u8; LANES as usize];
+    let mut states = 0u64;
+    for (&v, sizes) in group_first.iter().zip(part.group_start.windows(2)) {
+        let first = &vars[v as usize];
+        let size = (sizes[1] - sizes[0]) as u8;
+        // The step's lanes, and those of them its equations close, a bit
+        // each.
+        let mut touched = 0u32;
+        let mut closing = 0u32;
+        for &e in &first.eqs[..first.len as usize] {
+            let eq = &mut equations[e as usize];
+            if eq.lane == NO_LANE {
+                if free == 0 {
+                    return Err(Unpacked::General);
+                }
+                let lane = free.trailing_zeros();
+                free &= free - 1;
+                used |= 1 << lane;
+                eq.lane = lane as u8;
+                hi[lane as usize & 15] = eq.target;
+            }
+            let lane = eq.lane as usize & 15;
+            let left = eq.left - size;
+            eq.left = left;
+            touched |= 1 << lane;
+            closing |= ((left == 0) as u32) << lane;
+            lo[lane] = eq.target.saturating_sub(left);
+            if ESTIMATE {
+                factor[lane] = partial_sum_range(eq.target, eq.len - left, left) as u8;
+            }
+        }
+        // The closed equations' lanes are free again; the lanes still open
+        // are kept.
+        free |= closing;
+        let keep = spread(!free) * 0xFF;
+        let (lo_word, hi_word) = (u128::from_le_bytes(lo), u128::from_le_bytes(hi));
+        part.steps.push(Step {
+            add: spread(touched),
+            lo: lo_word,
+            hi: hi_word,
+            keep,
+            size,
+        });
+        if ESTIMATE {
+            // The product over the lanes open after the step (a closed
+            // lane's factor is 1); an open lane's factor was written at
+            // its equation's last step. At most 16 factors of at most 9:
+            // exact.
+            let mut open = !free & 0xFFFF;
+            let mut product = 1u64;
+            while open != 0 {
+                product *= factor[open.trailing_zeros() as usize & 15] as u64;
+                open &= open - 1;
+            }
+            states += product;
+        }
+        // The closed lanes are 0 again.
+        if closing != 0 {
+            lo = (lo_word & keep).to_le_bytes();
+            hi = (hi_word & keep).to_le_bytes();
+        }
+    }
+    Ok((states, used))
 }
 
 /// The forward programme of `part` (as `component.rs`'s, every layer
