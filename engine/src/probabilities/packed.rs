@@ -1308,7 +1308,8 @@ fn one_cell_from_one_state<K: Key>(
 /// state spans its whole range, so its row is all the layer's values.
 /// Returns the next layer's `lo`, `width` and the viable transitions (no
 /// successor leaves `next_keys` empty and no values).
-#[allow(clippy::too_many_arguments)]
+// `j` indexes both the successors and the viable `j` found.
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 #[inline(always)]
 fn from_one_state<K: Key>(
     step: &Step,
