@@ -1148,8 +1148,9 @@ impl Key for u128 {
 /// Each step makes two passes over its layer: the first finds every
 /// transition's successor (numbered in the order first reached), the
 /// successors' spans and so the next layer's range; the second adds each
-/// state's row, times `C(g, j)`, into its successors' rows. A step of one
-/// cell from a layer of one state takes [`one_cell_from_one_state`].
+/// state's row, times `C(g, j)`, into its successors' rows. A step from a
+/// layer of one state takes [`one_cell_from_one_state`] (one cell) or
+/// [`from_one_state`].
 #[inline(never)]
 fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked> {
     let Part {
@@ -1208,6 +1209,10 @@ fn forward_with<K: Key>(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked
         let dst_start = values.len();
         let (next_lo, next_width, moves) = if len == 1 && g == 1 {
             one_cell_from_one_state(
+                step, keys[0], next_keys, spans, span_base, succ, values, src_start,
+            )
+        } else if len == 1 {
+            from_one_state(
                 step, keys[0], next_keys, spans, span_base, succ, values, src_start,
             )
         } else {
@@ -1360,6 +1365,82 @@ fn one_cell_from_one_state<K: Key>(
     let next_lo = first as usize + !v0 as usize;
     let next_width = w + (v0 && v1) as usize;
     (next_lo, next_width, v0 as usize + v1 as usize)
+}
+
+/// A step of two or more cells from a layer of one state: [`successors`] and the sums of [`forward_with`] written out,
+/// with the same results and the same floating-point operations
+/// (`0 + x C(g, j)` in each column a transition reaches). From one state
+/// no two transitions reach the same successor: where some lane of the
+/// group's equations stays open they differ in it, and where every lane
+/// closes at most one `j` meets every target exactly. The layer's one
+/// state spans its whole range, so its row is all the layer's values.
+/// Returns the next layer's `lo`, `width` and the viable transitions (no
+/// successor leaves `next_keys` empty and no values).
+// `j` indexes both the successors and the viable `j` found.
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+#[inline(always)]
+fn from_one_state<K: Key>(
+    step: &Step,
+    key: K,
+    next_keys: &mut Vec<K>,
+    spans: &mut Vec<(u32, u32)>,
+    span_base: usize,
+    succ: &mut Vec<u32>,
+    values: &mut Vec<f64>,
+    src_start: usize,
+) -> (usize, usize, usize) {
+    let g = step.size as usize;
+    let (add, lo_mask, hi_mask, keep) = (
+        K::of(step.add),
+        K::of(step.lo),
+        K::of(step.hi) | K::H,
+        K::of(step.keep),
+    );
+    next_keys.clear();
+    let (first, last) = spans[span_base];
+    // The viable `j`, in order, and each one's successor.
+    let mut js = [0usize; 9];
+    let mut out = [NONE; 9];
+    let mut n = 0;
+    let mut x = key;
+    for j in 0..=g {
+        // Above a target: so is every larger j.
+        if hi_mask.minus(x) & K::H != K::H {
+            break;
+        }
+        if (x | K::H).minus(lo_mask) & K::H == K::H {
+            debug_assert!(!next_keys.contains(&(x & keep)));
+            out[j] = n as u32;
+            js[n] = j;
+            n += 1;
+            next_keys.push(x & keep);
+            spans.push((first + j as u32, last + j as u32));
+        }
+        x = x.plus(add);
+    }
+    succ.extend_from_slice(&out[..=g]);
+    if n == 0 {
+        return (0, 0, 0);
+    }
+    let w = (last - first) as usize + 1;
+    let (j0, j1) = (js[0], js[n - 1]);
+    let next_width = w + j1 - j0;
+    values.reserve(n * next_width);
+    let binomial = &BINOMIAL[g];
+    for &j in &js[..n] {
+        let c = binomial[j] as f64;
+        for _ in j0..j {
+            values.push(0.0);
+        }
+        for i in src_start..src_start + w {
+            let v = values[i];
+            values.push(0.0 + v * c);
+        }
+        for _ in j..j1 {
+            values.push(0.0);
+        }
+    }
+    (first as usize + j0, next_width, n)
 }
 
 /// One step's transitions: each state of `keys` (spans from `span_base`
