@@ -114,20 +114,28 @@ pub(crate) struct Cost {
     pub widest_layer: f64,
 }
 
-/// The counting programme's first choice of order: breadth-first from
-/// the component's first cell. Most frontier components of real play are
-/// chains along an opening, which breadth-first order walks end to end, and
-/// it costs a fraction of the greedy search; the counter estimates the
-/// programme this order gives as it builds it and turns to
-/// [`choose_order`] when it would hold too many states.
-pub(crate) fn breadth_first_order(system: &System, component: &Component, ids: &Local) -> Vec<u32> {
+/// The counting programme's first choices of order: breadth-first from
+/// `from`. Most frontier components of real play are chains along an
+/// opening, which breadth-first order from an end walks end to end, and it
+/// costs a fraction of the greedy search. The counter starts from the
+/// component's first cell in board order, which is at an end of most
+/// chains (their top row); a chain that search enters in its middle grows
+/// at both ends, so the counter's second choice starts from the cell that
+/// search reached last. It estimates the programme each order gives as
+/// it builds it and turns to [`choose_order`] when both would hold too
+/// many states. Returns the order and that farthest cell (ties: the lowest
+/// id).
+pub(crate) fn breadth_first_order(
+    system: &System,
+    component: &Component,
+    ids: &Local,
+    from: u32,
+) -> (Vec<u32>, u32) {
     let n = component.vars.len();
     let mut dist = vec![u32::MAX; n];
     let mut queue = Vec::with_capacity(n);
-    // The first cell in board order is at an end of the component (its
-    // top row), as good a start for a chain as the far end of a search.
-    breadth_first(system, ids, component.vars[0], &mut dist, &mut queue);
-    queue
+    let far = breadth_first(system, ids, from, &mut dist, &mut queue);
+    (queue, far)
 }
 
 /// Breadth-first search over the component from `from` (cells are

@@ -105,15 +105,34 @@ impl PlanScratch {
 impl Plan {
     /// Groups the component's cells and orders the groups, reusing this
     /// plan's buffers.
-    pub fn rebuild(&mut self, system: &System, component: &Component, scratch: &mut PlanScratch) {
+    ///
+    /// `greedy`: the component is known to need the greedy order (the
+    /// packed programme found both breadth-first orders estimated above
+    /// the threshold, by this same estimate): they are not built again.
+    pub fn rebuild(
+        &mut self,
+        system: &System,
+        component: &Component,
+        scratch: &mut PlanScratch,
+        greedy: bool,
+    ) {
         scratch.local.localise(component);
-        let order = breadth_first_order(system, component, &scratch.local);
         let n = component.vars.len();
-        let states = self.build(system, component, scratch, &order);
-        if n > SMALL_COMPONENT && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n as f64 {
-            let (order, _) = choose_order(system, component, &scratch.local);
-            self.build(system, component, scratch, &order);
+        let too_many =
+            |states: f64| n > SMALL_COMPONENT && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n as f64;
+        if !greedy {
+            let (order, far) =
+                breadth_first_order(system, component, &scratch.local, component.vars[0]);
+            if !too_many(self.build(system, component, scratch, &order)) {
+                return;
+            }
+            let (order, _) = breadth_first_order(system, component, &scratch.local, far);
+            if !too_many(self.build(system, component, scratch, &order)) {
+                return;
+            }
         }
+        let (order, _) = choose_order(system, component, &scratch.local);
+        self.build(system, component, scratch, &order);
     }
 
     /// The plan along `order` (the component's variables, global ids;
@@ -822,7 +841,7 @@ mod tests {
         let mut plan_scratch = PlanScratch::default();
         plan_scratch.prepare(&system);
         let mut plan = Plan::default();
-        plan.rebuild(&system, &components[0], &mut plan_scratch);
+        plan.rebuild(&system, &components[0], &mut plan_scratch, false);
         assert!(plan.groups() > KEEP_EVERY_LAYER_UP_TO);
         let budget = Budget::unlimited();
         let mut keys = KeyScratch::default();

@@ -63,9 +63,11 @@
 //! goes to the general programme), so they are exact and the exact number
 //! of layouts needs no second pass. Anything else — a density, a larger
 //! board, a component with more than 16 open equations at once, more than
-//! 256 groups, a layer of more than 4,096 states, or one whose breadth-first
-//! programme is estimated too large (the general programme orders it
-//! greedily) — is counted by the general programme from the start.
+//! 256 groups, a layer of more than 4,096 states, or one whose two
+//! breadth-first programmes (from its first cell, then from the far end of
+//! that search) are both estimated too large (the general programme orders
+//! it greedily, told so by the packed attempt) — is counted by the general
+//! programme from the start.
 //!
 //! # Incremental counts
 //!
@@ -501,8 +503,10 @@ impl Probabilities {
                 None => return Err(ProbabilityError::NoMineCount.into()),
             },
         };
+        let mut tried_packed = false;
         if let (Mode::Total { remaining }, false, true) = (mode, wide_only, packed) {
             if board.unknown_count() as f64 <= F64_RANGE_BITS {
+                tried_packed = true;
                 let mut out = Output {
                     per_cell: &mut self.per_cell,
                     error_bound: 0.0,
@@ -557,8 +561,21 @@ impl Probabilities {
             self.plan_pool.resize_with(components.len(), Plan::default);
         }
         self.plans = components.len();
+        // What the packed programme, if it was tried on this board just
+        // now, found about the components' orders.
+        let greedy = if tried_packed {
+            self.packed.greedy()
+        } else {
+            &[]
+        };
         for (plan, component) in self.plan_pool.iter_mut().zip(components) {
-            plan.rebuild(system, component, &mut self.plan_scratch);
+            let first = system.cell(component.vars[0]);
+            plan.rebuild(
+                system,
+                component,
+                &mut self.plan_scratch,
+                greedy.contains(&first),
+            );
         }
         let plans = &self.plan_pool[..self.plans];
         self.interior = system.interior().len() as u64;

@@ -43,10 +43,10 @@
 //! 1000 closed cells (so everything is `f64`, see the parent's module doc),
 //! and every component is packed: at most sixteen open equations at a
 //! time, at most [`MAX_GROUPS`] groups, at most 4,096 states in a layer,
-//! an estimated programme of at most [`MAX_STATES`] states, and the
-//! breadth-first order kept by
-//! `component.rs` (at most `SMALL_COMPONENT` cells, or a programme it
-//! judges good enough). Any other position is counted by the general
+//! an estimated programme of at most [`MAX_STATES`] states, and one of
+//! the two breadth-first orders kept by `component.rs` (at most
+//! `SMALL_COMPONENT` cells, or a programme it judges good enough, from the
+//! component's first cell or else from the far end of that search). Any other position is counted by the general
 //! programme, from the start.
 //!
 //! # Kept for the next count
@@ -112,7 +112,8 @@ const MAX_LAYER_STATES: usize = 4096;
 
 /// The same threshold as `component.rs`'s: beyond `SMALL_COMPONENT` cells,
 /// a breadth-first programme estimated above this many states per cell is
-/// rebuilt along a greedy order there (so it is not packed here).
+/// rebuilt along the other breadth-first order there, and that one along
+/// a greedy order (which is not packed here).
 const BREADTH_FIRST_IS_GOOD_ENOUGH: u64 = 256;
 
 /// Why a position is not counted packed.
@@ -315,6 +316,9 @@ struct Scratch {
     touched: Vec<u32>,
     /// Per group of the component being built, its first variable.
     group_first: Vec<u32>,
+    /// The first cells of the components the last count found too many
+    /// states in along both breadth-first orders (see [`component`]).
+    greedy: Vec<u32>,
 }
 
 /// Cells that changed between a counted position and the next one, and
@@ -331,6 +335,15 @@ pub(crate) struct Dirty<'a> {
 }
 
 impl Packed {
+    /// The first cells of the components that the last count found to
+    /// need `component.rs`'s greedy order (both its breadth-first orders
+    /// estimated to hold too many states, by the same estimate), so that
+    /// the general programme, counting the same board next, need not
+    /// build those orders again.
+    pub(crate) fn greedy(&self) -> &[u32] {
+        &self.scratch.greedy
+    }
+
     /// Counts `board` (total known, `remaining` mines for its closed
     /// cells, at most 1000 closed cells) packed: its closed cells into
     /// `closed`, the rest into `out` (every cell written);
@@ -352,6 +365,7 @@ impl Packed {
     ) -> Result<f64, Unpacked> {
         let listed = out.is_some();
         self.used = false;
+        self.scratch.greedy.clear();
         let n = board.grid().len();
         if self.part_of.len() == n {
             for part in &self.parts {
@@ -845,11 +859,80 @@ fn spread(bits: u32) -> u128 {
 /// lies in the same equations; else it starts a group), then its steps;
 /// or [`Unpacked::General`] if it is not packed.
 ///
+/// Beyond `SMALL_COMPONENT` cells, an order estimated to hold too many
+/// states is replaced as `component.rs` replaces it: first by the
+/// breadth-first order from the variable that search reached last (a
+/// chain entered in its middle grows at both ends, from its far end at
+/// one), then by the greedy order, which is not packed.
+#[inline(never)]
+fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked> {
+    let (n, far) = search(s, from, part)?;
+    // What `component.rs` replaces.
+    let too_many =
+        |states: u64| n > SMALL_COMPONENT && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n as u64;
+    let (mut states, mut used) = lay(s, n, part)?;
+    if too_many(states) {
+        unsearch(s, n);
+        search(s, far, part)?;
+        (states, used) = lay(s, n, part)?;
+    }
+    if too_many(states) {
+        s.greedy.push(s.vars[from as usize].cell);
+        return Err(Unpacked::General);
+    }
+    if states > MAX_STATES {
+        return Err(Unpacked::General);
+    }
+    let lanes = u32::BITS - used.leading_zeros();
+    part.first_cell = s.vars[from as usize].cell;
+    part.narrow = lanes <= 8;
+    Ok(())
+}
+
+/// The steps of the component [`search`] found (`n` variables), with the
+/// programme's estimated states and the lanes it holds ([`lay_steps`]).
+fn lay(s: &mut Scratch, n: usize, part: &mut Part) -> Result<(u64, u32), Unpacked> {
+    let groups = part.group_start.len() - 1;
+    // The estimated states (`component.rs`'s bound: per layer, the product
+    // over the open equations of the values their partial sums can take)
+    // are integers below 2^53 (at most 16 factors of at most 9), kept
+    // exactly. The bound decides on the order beyond `SMALL_COMPONENT`
+    // cells only.
+    if n > SMALL_COMPONENT {
+        lay_steps::<true>(&s.vars, &mut s.equations, &s.group_first[..groups], part)
+    } else {
+        lay_steps::<false>(&s.vars, &mut s.equations, &s.group_first[..groups], part)
+    }
+}
+
+/// Undoes [`search`] and [`lay`] on the `n` variables last searched:
+/// ungrouped, their equations not reached, without lanes and with all
+/// their variables left.
+fn unsearch(s: &mut Scratch, n: usize) {
+    for &v in &s.queue[..n] {
+        let var = &mut s.vars[v as usize];
+        var.group = NO_GROUP;
+        for &e in &var.eqs[..var.len as usize] {
+            let eq = &mut s.equations[e as usize];
+            eq.reached = false;
+            eq.lane = NO_LANE;
+            eq.left = eq.len;
+        }
+    }
+}
+
+/// The breadth-first search of [`component`] from `from`: groups its
+/// variables, lists its numbers in `part.numbers` and its cells group
+/// after group in `part.cells`, each group's first variable in
+/// `s.group_first` and the groups' starts in `part.group_start`. Returns
+/// the number of variables and the one reached last: of the last level,
+/// the one of the lowest cell (`component.rs`'s farthest cell: variables
+/// are numbered in cell order there).
+///
 /// A variable is grouped when the search reaches it: the variables
 /// already grouped then are those before it in the order, as in
 /// `component.rs`, which groups them in order.
-#[inline(never)]
-fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked> {
+fn search(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(usize, u32), Unpacked> {
     let Scratch {
         vars,
         equations,
@@ -902,7 +985,12 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     join(from, vars, equations, &mut groups, group_len, group_first);
     queue[0] = from;
     let (mut head, mut tail) = (0, 1);
+    // The level being searched: `queue[level..level_end]`.
+    let (mut level, mut level_end) = (0, 1);
     while head < tail {
+        if head == level_end {
+            (level, level_end) = (level_end, tail);
+        }
         let x = queue[head];
         head += 1;
         let v = vars[x as usize];
@@ -936,7 +1024,7 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     if groups > MAX_GROUPS {
         return Err(Unpacked::General);
     }
-    let (group_len, group_first) = (&mut group_len[..groups], &group_first[..groups]);
+    let group_len = &mut group_len[..groups];
 
     // The cells group after group, each group's in order.
     part.group_start.clear();
@@ -955,28 +1043,12 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
         part.cells[*slot as usize] = var.cell;
         *slot += 1;
     }
-    // The steps. Each equation holds a lane from its group's first step
-    // to its last; a step changes only its group's equations' lanes, so
-    // the masks run from step to step. The programme's estimated states
-    // (`component.rs`'s bound: per layer, the product over the open
-    // equations of the values their partial sums can take) are integers
-    // below 2^53 (at most 16 factors of at most 9), kept exactly.
-    // The bound decides on the order beyond `SMALL_COMPONENT` cells only.
-    let (states, used) = if n > SMALL_COMPONENT {
-        lay_steps::<true>(vars, equations, group_first, part)?
-    } else {
-        lay_steps::<false>(vars, equations, group_first, part)?
-    };
-    let lanes = u32::BITS - used.leading_zeros();
-    let n = n as u64;
-    if states > MAX_STATES
-        || (n > SMALL_COMPONENT as u64 && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n)
-    {
-        return Err(Unpacked::General);
-    }
-    part.first_cell = vars[from as usize].cell;
-    part.narrow = lanes <= 8;
-    Ok(())
+    let far = queue[level..tail]
+        .iter()
+        .copied()
+        .min_by_key(|&v| vars[v as usize].cell)
+        .expect("the search reaches `from`");
+    Ok((n, far))
 }
 
 /// The steps of a component's groups (`group_first`: each group's first
