@@ -59,9 +59,9 @@ const fn binomials() -> [[u32; 9]; 9] {
     t
 }
 
-/// The breadth-first order is kept when the programme it gives is
-/// estimated to hold at most this many states per cell
-/// ([`Plan::rebuild`]); beyond, the greedy order is worth its cost.
+/// An order of [`Plan::rebuild`] is kept when the programme it gives is
+/// estimated to hold at most this many states per cell; beyond, the next
+/// order is tried, and the greedy one is worth its cost.
 const BREADTH_FIRST_IS_GOOD_ENOUGH: f64 = 256.0;
 
 /// Work units (state transitions and values touched) between two reads of
@@ -106,9 +106,15 @@ impl Plan {
     /// Groups the component's cells and orders the groups, reusing this
     /// plan's buffers.
     ///
+    /// The orders tried, each kept if its programme is estimated to hold
+    /// few enough states: breadth-first from the first cell, then from
+    /// the far end of that search (a chain entered in its middle grows at
+    /// both ends), the sweeps of the rows and of the columns, and last
+    /// [`choose_order`]'s greedy order.
+    ///
     /// `greedy`: the component is known to need the greedy order (the
-    /// packed programme found both breadth-first orders estimated above
-    /// the threshold, by this same estimate): they are not built again.
+    /// packed programme found every other order estimated above the
+    /// threshold, by this same estimate): they are not built again.
     pub fn rebuild(
         &mut self,
         system: &System,
@@ -127,6 +133,20 @@ impl Plan {
                 return;
             }
             let (order, _) = breadth_first_order(system, component, &scratch.local, far);
+            if !too_many(self.build(system, component, scratch, &order)) {
+                return;
+            }
+            // The sweeps of the rows and of the columns (variables are in
+            // cell order).
+            let mut order = component.vars.clone();
+            if !too_many(self.build(system, component, scratch, &order)) {
+                return;
+            }
+            let w = system.grid().w;
+            order.sort_unstable_by_key(|&v| {
+                let c = system.cell(v) as usize;
+                (c % w, c / w)
+            });
             if !too_many(self.build(system, component, scratch, &order)) {
                 return;
             }

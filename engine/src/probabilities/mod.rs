@@ -63,11 +63,12 @@
 //! goes to the general programme), so they are exact and the exact number
 //! of layouts needs no second pass. Anything else — a density, a larger
 //! board, a component with more than 16 open equations at once, more than
-//! 256 groups, a layer of more than 4,096 states, or one whose two
-//! breadth-first programmes (from its first cell, then from the far end of
-//! that search) are both estimated too large (the general programme orders
-//! it greedily, told so by the packed attempt) — is counted by the general
-//! programme from the start.
+//! 256 groups, a layer of more than 4,096 states, or one whose programmes
+//! along the cheap orders (breadth-first from its first cell and from the
+//! far end of that search, the sweeps of the rows and of the columns) are
+//! all estimated too large (the general programme orders it greedily, told
+//! so by the packed attempt) — is counted by the general programme from
+//! the start.
 //!
 //! # Incremental counts
 //!

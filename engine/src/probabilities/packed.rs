@@ -43,10 +43,11 @@
 //! 1000 closed cells (so everything is `f64`, see the parent's module doc),
 //! and every component is packed: at most sixteen open equations at a
 //! time, at most [`MAX_GROUPS`] groups, at most 4,096 states in a layer,
-//! an estimated programme of at most [`MAX_STATES`] states, and one of
-//! the two breadth-first orders kept by `component.rs` (at most
-//! `SMALL_COMPONENT` cells, or a programme it judges good enough, from the
-//! component's first cell or else from the far end of that search). Any other position is counted by the general
+//! an estimated programme of at most [`MAX_STATES`] states, and an order
+//! `component.rs` keeps before its greedy one (at most `SMALL_COMPONENT`
+//! cells, or a programme it judges good enough: breadth-first from the
+//! component's first cell or from the far end of that search, or a sweep
+//! of the rows or of the columns). Any other position is counted by the general
 //! programme, from the start.
 //!
 //! # Kept for the next count
@@ -112,8 +113,8 @@ const MAX_LAYER_STATES: usize = 4096;
 
 /// The same threshold as `component.rs`'s: beyond `SMALL_COMPONENT` cells,
 /// a breadth-first programme estimated above this many states per cell is
-/// rebuilt along the other breadth-first order there, and that one along
-/// a greedy order (which is not packed here).
+/// rebuilt along the next order there (see [`component`]), and the last
+/// of them along a greedy order (which is not packed here).
 const BREADTH_FIRST_IS_GOOD_ENOUGH: u64 = 256;
 
 /// Why a position is not counted packed.
@@ -317,7 +318,7 @@ struct Scratch {
     /// Per group of the component being built, its first variable.
     group_first: Vec<u32>,
     /// The first cells of the components the last count found too many
-    /// states in along both breadth-first orders (see [`component`]).
+    /// states in along every order it tries (see [`component`]).
     greedy: Vec<u32>,
 }
 
@@ -336,7 +337,7 @@ pub(crate) struct Dirty<'a> {
 
 impl Packed {
     /// The first cells of the components that the last count found to
-    /// need `component.rs`'s greedy order (both its breadth-first orders
+    /// need `component.rs`'s greedy order (every order tried before it
     /// estimated to hold too many states, by the same estimate), so that
     /// the general programme, counting the same board next, need not
     /// build those orders again.
@@ -621,7 +622,7 @@ impl Packed {
                     part = Arc::default();
                 }
                 let part_mut = Arc::get_mut(&mut part).expect("a new part is not shared");
-                let step = component(s, v, part_mut);
+                let step = component(s, v, grid.w, part_mut);
                 fresh.push(part);
                 if let Err(e) = step {
                     result = Err(e);
@@ -860,12 +861,13 @@ fn spread(bits: u32) -> u128 {
 /// or [`Unpacked::General`] if it is not packed.
 ///
 /// Beyond `SMALL_COMPONENT` cells, an order estimated to hold too many
-/// states is replaced as `component.rs` replaces it: first by the
-/// breadth-first order from the variable that search reached last (a
-/// chain entered in its middle grows at both ends, from its far end at
-/// one), then by the greedy order, which is not packed.
+/// states is replaced as `component.rs` replaces it: by the breadth-first
+/// order from the variable that search reached last (a chain entered in
+/// its middle grows at both ends, from its far end at one), then by the
+/// sweeps of the board's rows and of its columns, then by the greedy
+/// order, which is not packed. `w`: the board's width.
 #[inline(never)]
-fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked> {
+fn component(s: &mut Scratch, from: u32, w: usize, part: &mut Part) -> Result<(), Unpacked> {
     let (n, far) = search(s, from, part)?;
     // What `component.rs` replaces.
     let too_many =
@@ -874,6 +876,23 @@ fn component(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(), Unpacked
     if too_many(states) {
         unsearch(s, n);
         search(s, far, part)?;
+        (states, used) = lay(s, n, part)?;
+    }
+    for by_columns in [false, true] {
+        if !too_many(states) {
+            break;
+        }
+        unsearch(s, n);
+        let (vars, order) = (&s.vars, &mut s.queue[..n]);
+        if by_columns {
+            order.sort_unstable_by_key(|&v| {
+                let c = vars[v as usize].cell as usize;
+                (c % w, c / w)
+            });
+        } else {
+            order.sort_unstable_by_key(|&v| vars[v as usize].cell);
+        }
+        group_along(s, n, part)?;
         (states, used) = lay(s, n, part)?;
     }
     if too_many(states) {
@@ -951,37 +970,6 @@ fn search(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(usize, u32), U
     }
     part.numbers.clear();
     let mut groups = 0;
-    // Groups variable `y` (see above): into the group of the first
-    // grouped variable of its first equation with the same equations,
-    // else into a new one (the next of `groups`, `y` its first variable).
-    #[inline(always)]
-    fn join(
-        y: u32,
-        vars: &mut [Var],
-        equations: &[Equation],
-        groups: &mut usize,
-        group_len: &mut [u32],
-        group_first: &mut [u32],
-    ) {
-        let v = &vars[y as usize];
-        let first = &equations[v.eqs[0] as usize];
-        let mut group = NO_GROUP;
-        for &u in &first.vars[..first.len as usize] {
-            let w = &vars[u as usize];
-            if w.group != NO_GROUP && w.len == v.len && w.eqs == v.eqs {
-                group = w.group;
-                break;
-            }
-        }
-        if group == NO_GROUP {
-            group = *groups as u16;
-            group_len[*groups] = 0;
-            group_first[*groups] = y;
-            *groups += 1;
-        }
-        group_len[group as usize] += 1;
-        vars[y as usize].group = group;
-    }
     join(from, vars, equations, &mut groups, group_len, group_first);
     queue[0] = from;
     let (mut head, mut tail) = (0, 1);
@@ -1021,12 +1009,48 @@ fn search(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(usize, u32), U
         }
     }
     let n = tail;
+    let far = queue[level..tail]
+        .iter()
+        .copied()
+        .min_by_key(|&v| vars[v as usize].cell)
+        .expect("the search reaches `from`");
+    lay_out_cells(s, n, groups, part)?;
+    Ok((n, far))
+}
+
+/// The component's `n` variables regrouped along the order they now have
+/// in `s.queue` (a sweep of [`component`]), as [`search`] groups them,
+/// after [`unsearch`]; its numbers stay those the search listed.
+fn group_along(s: &mut Scratch, n: usize, part: &mut Part) -> Result<(), Unpacked> {
+    let mut groups = 0;
+    for k in 0..n {
+        let y = s.queue[k];
+        join(
+            y,
+            &mut s.vars,
+            &s.equations,
+            &mut groups,
+            &mut s.group_len,
+            &mut s.group_first,
+        );
+    }
+    lay_out_cells(s, n, groups, part)
+}
+
+/// The cells of the `n` variables of `s.queue`, grouped into `groups`
+/// groups, into `part.cells` group after group (each group's in the
+/// queue's order) and the groups' starts into `part.group_start`; or
+/// [`Unpacked::General`] beyond [`MAX_GROUPS`] groups.
+fn lay_out_cells(
+    s: &mut Scratch,
+    n: usize,
+    groups: usize,
+    part: &mut Part,
+) -> Result<(), Unpacked> {
     if groups > MAX_GROUPS {
         return Err(Unpacked::General);
     }
-    let group_len = &mut group_len[..groups];
-
-    // The cells group after group, each group's in order.
+    let group_len = &mut s.group_len[..groups];
     part.group_start.clear();
     part.group_start.push(0);
     let mut at = 0u32;
@@ -1037,18 +1061,45 @@ fn search(s: &mut Scratch, from: u32, part: &mut Part) -> Result<(usize, u32), U
     }));
     part.cells.clear();
     part.cells.resize(n, 0);
-    for &v in &queue[..n] {
-        let var = &vars[v as usize];
+    for &v in &s.queue[..n] {
+        let var = &s.vars[v as usize];
         let slot = &mut group_len[var.group as usize];
         part.cells[*slot as usize] = var.cell;
         *slot += 1;
     }
-    let far = queue[level..tail]
-        .iter()
-        .copied()
-        .min_by_key(|&v| vars[v as usize].cell)
-        .expect("the search reaches `from`");
-    Ok((n, far))
+    Ok(())
+}
+
+/// Groups variable `y` (see [`component`]): into the group of the first
+/// grouped variable of its first equation with the same equations, else
+/// into a new one (the next of `groups`, `y` its first variable).
+#[inline(always)]
+fn join(
+    y: u32,
+    vars: &mut [Var],
+    equations: &[Equation],
+    groups: &mut usize,
+    group_len: &mut [u32],
+    group_first: &mut [u32],
+) {
+    let v = &vars[y as usize];
+    let first = &equations[v.eqs[0] as usize];
+    let mut group = NO_GROUP;
+    for &u in &first.vars[..first.len as usize] {
+        let w = &vars[u as usize];
+        if w.group != NO_GROUP && w.len == v.len && w.eqs == v.eqs {
+            group = w.group;
+            break;
+        }
+    }
+    if group == NO_GROUP {
+        group = *groups as u16;
+        group_len[*groups] = 0;
+        group_first[*groups] = y;
+        *groups += 1;
+    }
+    group_len[group as usize] += 1;
+    vars[y as usize].group = group;
 }
 
 /// The steps of a component's groups (`group_first`: each group's first

@@ -336,7 +336,7 @@ const CHAIN_ENTERED_IN_ITS_MIDDLE: &str = "mines 99
 ";
 
 /// An expert position with a frontier of 70 cells that neither
-/// breadth-first order counts cheaply.
+/// breadth-first order counts cheaply, but the sweep of the columns does.
 const NEITHER_BREADTH_FIRST_ORDER: &str = "mines 99
 ??1.12????????????????????????
 ??1.1?????????????????????????
@@ -356,6 +356,25 @@ const NEITHER_BREADTH_FIRST_ORDER: &str = "mines 99
 ???21?????????????????????????
 ";
 
+/// Numbers on every other cell of every other row, all else closed: one
+/// component of 120 cells in a lattice, which only the greedy order
+/// counts cheaply.
+const A_LATTICE_OF_NUMBERS: &str = "mines 24
+1?1?1?2?0?1?1
+?????????????
+1?2?1?2?2?1?1
+?????????????
+1?1?2?1?2?2?0
+?????????????
+2?2?1?2?1?2?2
+?????????????
+0?2?2?1?2?1?1
+?????????????
+1?1?2?2?1?2?1
+?????????????
+1?1?0?2?1?1?1
+";
+
 fn board_of(text: &str) -> Board {
     Board::from_position(&text.parse::<crate::Position>().unwrap())
 }
@@ -371,14 +390,25 @@ fn a_chain_entered_in_its_middle_is_counted_packed_from_its_far_end() {
 }
 
 #[test]
-fn what_the_packed_programme_found_of_the_orders_spares_the_general_one_nothing_but_time() {
+fn a_component_no_breadth_first_order_counts_cheaply_is_counted_packed_along_a_sweep() {
     let board = board_of(NEITHER_BREADTH_FIRST_ORDER);
-    // Packed first: refused, with the component's order found greedy.
+    let general = answer_of(&mut Probabilities::new(), &board, false);
+    let mut p = Probabilities::new();
+    let packed = answer_of(&mut p, &board, true);
+    assert!(p.packed.used, "counted by the general programme");
+    assert_eq!(packed, general);
+}
+
+#[test]
+fn what_the_packed_programme_found_of_the_orders_spares_the_general_one_nothing_but_time() {
+    let board = board_of(A_LATTICE_OF_NUMBERS);
+    // Packed first: refused, with the component found to need the greedy
+    // order.
     let mut p = Probabilities::new();
     let told = answer_of(&mut p, &board, true);
     assert!(!p.packed.used);
-    assert_eq!(p.packed.greedy().len(), 1);
-    // The general programme alone builds both breadth-first orders again.
+    assert_eq!(p.packed.greedy(), [1]);
+    // The general programme alone builds every other order again.
     let alone = answer_of(&mut Probabilities::new(), &board, false);
     assert_eq!(told, alone);
 }
