@@ -122,9 +122,9 @@ pub(crate) struct Cost {
 /// chains (their top row); a chain that search enters in its middle grows
 /// at both ends, so the counter's second choice starts from the cell that
 /// search reached last. It estimates the programme each order gives as
-/// it builds it and turns to [`choose_order`] when both would hold too
-/// many states. Returns the order and that farthest cell (ties: the lowest
-/// id).
+/// it builds it, tries the board's sweeps next and turns to
+/// [`choose_order`] last. Returns the order and that farthest cell (ties:
+/// the lowest id).
 pub(crate) fn breadth_first_order(
     system: &System,
     component: &Component,
