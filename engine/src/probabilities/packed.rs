@@ -154,6 +154,42 @@ struct Step {
     size: u8,
 }
 
+/// A step's masks in the width of a key `K`: what its equations' lanes
+/// add, each lane's bounds (the top bit of every lane set in `hi`, for the
+/// subtraction of [`Masks::not_above`]) and the lanes kept after it.
+#[derive(Clone, Copy)]
+struct Masks<K> {
+    add: K,
+    lo: K,
+    hi: K,
+    keep: K,
+}
+
+impl<K: Key> Masks<K> {
+    #[inline(always)]
+    fn of(step: &Step) -> Masks<K> {
+        Masks {
+            add: K::of(step.add),
+            lo: K::of(step.lo),
+            hi: K::of(step.hi) | K::H,
+            keep: K::of(step.keep),
+        }
+    }
+
+    /// No lane of `x` is above its upper bound (then neither is it with
+    /// fewer mines).
+    #[inline(always)]
+    fn not_above(self, x: K) -> bool {
+        self.hi.minus(x) & K::H == K::H
+    }
+
+    /// Every lane of `x` is at least its lower bound.
+    #[inline(always)]
+    fn reaches_lo(self, x: K) -> bool {
+        (x | K::H).minus(self.lo) & K::H == K::H
+    }
+}
+
 /// One frontier component, packed: its groups and steps, its forward
 /// layers (all kept, for the backward pass), and when its mine count is
 /// fixed, its groups' probabilities (they do not depend on the rest).
@@ -1427,23 +1463,19 @@ fn one_cell_from_one_state<K: Key>(
     values: &mut Vec<f64>,
     src_start: usize,
 ) -> (usize, usize, usize) {
-    let (add, lo_mask, hi_mask, keep) = (
-        K::of(step.add),
-        K::of(step.lo),
-        K::of(step.hi) | K::H,
-        K::of(step.keep),
-    );
-    let below = |x: K| hi_mask.minus(x) & K::H == K::H;
-    let above_lo = |x: K| (x | K::H).minus(lo_mask) & K::H == K::H;
-    let x1 = key.plus(add);
+    let m = Masks::<K>::of(step);
+    let x1 = key.plus(m.add);
     // Above a target with no mine: so with one.
-    let fits = below(key);
-    let (v0, v1) = (fits && above_lo(key), fits && below(x1) && above_lo(x1));
+    let fits = m.not_above(key);
+    let (v0, v1) = (
+        fits && m.reaches_lo(key),
+        fits && m.not_above(x1) && m.reaches_lo(x1),
+    );
     next_keys.clear();
     let (first, last) = spans[span_base];
     let mut out = [NONE; 2];
     if v0 {
-        next_keys.push(key & keep);
+        next_keys.push(key & m.keep);
         spans.push((first, last));
         out[0] = 0;
     }
@@ -1451,7 +1483,7 @@ fn one_cell_from_one_state<K: Key>(
         // Not the state of no mine: that both are viable means some lane
         // of the cell's equations stays open (a closing lane must reach
         // its target exactly), and there they differ by one.
-        let k1 = x1 & keep;
+        let k1 = x1 & m.keep;
         debug_assert!(!v0 || next_keys[0] != k1);
         out[1] = next_keys.len() as u32;
         next_keys.push(k1);
@@ -1513,12 +1545,7 @@ fn from_one_state<K: Key>(
     src_start: usize,
 ) -> (usize, usize, usize) {
     let g = step.size as usize;
-    let (add, lo_mask, hi_mask, keep) = (
-        K::of(step.add),
-        K::of(step.lo),
-        K::of(step.hi) | K::H,
-        K::of(step.keep),
-    );
+    let m = Masks::<K>::of(step);
     next_keys.clear();
     let (first, last) = spans[span_base];
     // The viable `j`, in order, and each one's successor.
@@ -1528,18 +1555,18 @@ fn from_one_state<K: Key>(
     let mut x = key;
     for j in 0..=g {
         // Above a target: so is every larger j.
-        if hi_mask.minus(x) & K::H != K::H {
+        if !m.not_above(x) {
             break;
         }
-        if (x | K::H).minus(lo_mask) & K::H == K::H {
-            debug_assert!(!next_keys.contains(&(x & keep)));
+        if m.reaches_lo(x) {
+            debug_assert!(!next_keys.contains(&(x & m.keep)));
             out[j] = n as u32;
             js[n] = j;
             n += 1;
-            next_keys.push(x & keep);
+            next_keys.push(x & m.keep);
             spans.push((first + j as u32, last + j as u32));
         }
-        x = x.plus(add);
+        x = x.plus(m.add);
     }
     succ.extend_from_slice(&out[..=g]);
     if n == 0 {
@@ -1583,12 +1610,7 @@ fn successors<K: Key>(
     succ: &mut [u32],
 ) -> (u32, u32, usize) {
     let gp = step.size as usize + 1;
-    let (add, lo_mask, hi_mask, keep) = (
-        K::of(step.add),
-        K::of(step.lo),
-        K::of(step.hi) | K::H,
-        K::of(step.keep),
-    );
+    let m = Masks::<K>::of(step);
     let next_span_base = span_base + keys.len();
     next_keys.clear();
     let mut lookup = Lookup::new(table);
@@ -1599,11 +1621,11 @@ fn successors<K: Key>(
         let mut x = key;
         for (j, slot) in out.iter_mut().enumerate() {
             // Above a target: so is every larger j.
-            if hi_mask.minus(x) & K::H != K::H {
+            if !m.not_above(x) {
                 break;
             }
-            if (x | K::H).minus(lo_mask) & K::H == K::H {
-                let (t, new) = lookup.find_or_insert(next_keys, x & keep);
+            if m.reaches_lo(x) {
+                let (t, new) = lookup.find_or_insert(next_keys, x & m.keep);
                 let span = (first + j as u32, last + j as u32);
                 if new {
                     spans.push(span);
@@ -1617,7 +1639,7 @@ fn successors<K: Key>(
                 *slot = t;
                 moves += 1;
             }
-            x = x.plus(add);
+            x = x.plus(m.add);
         }
     }
     (next_lo, next_hi, moves)
