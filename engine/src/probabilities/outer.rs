@@ -32,7 +32,7 @@ use super::component::{Failure, GroupWeights, KeyScratch};
 use super::number::Num;
 use crate::budget::Budget;
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::LazyLock;
 
 /// One component's counts as the forward pass left them: `N(lo + i)` =
 /// `counts[i]`, with the bound `err` on `Σ |δ|` of each.
@@ -362,29 +362,19 @@ pub(crate) fn log2_binomial(n: u64, m: u64) -> f64 {
     (ln_factorial(n) - ln_factorial(m) - ln_factorial(n - m)) / std::f64::consts::LN_2
 }
 
-/// `ln n!` ([`ln_factorial_of`]), each value below [`KEPT_FACTORIALS`]
-/// computed once and kept (the same bits every time).
+/// `ln n!` ([`ln_factorial_of`]), the values below [`KEPT_FACTORIALS`]
+/// computed once, at first use, and kept (the same bits every time).
 fn ln_factorial(n: u64) -> f64 {
-    static KEPT: [AtomicU64; KEPT_FACTORIALS] =
-        [const { AtomicU64::new(NOT_KEPT) }; KEPT_FACTORIALS];
-    let Some(slot) = KEPT.get(n as usize) else {
-        return ln_factorial_of(n);
-    };
-    let bits = slot.load(Ordering::Relaxed);
-    if bits != NOT_KEPT {
-        return f64::from_bits(bits);
+    static KEPT: LazyLock<Vec<f64>> =
+        LazyLock::new(|| (0..KEPT_FACTORIALS as u64).map(ln_factorial_of).collect());
+    match KEPT.get(n as usize) {
+        Some(&value) => value,
+        None => ln_factorial_of(n),
     }
-    let value = ln_factorial_of(n);
-    slot.store(value.to_bits(), Ordering::Relaxed);
-    value
 }
 
 /// How many values of `ln n!` are kept (`n` below this).
 const KEPT_FACTORIALS: usize = 1024;
-
-/// A kept `ln n!` not computed yet (the bits of a NaN, which `ln n!`
-/// never is).
-const NOT_KEPT: u64 = u64::MAX;
 
 /// `ln n!`: exact products below 20, Stirling's series above (truncation
 /// error below `1/(1188 n^9)`).
