@@ -21,6 +21,12 @@
 //! layouts (and with `--layouts` the exact count) to FILE, so two builds
 //! can be compared.
 //!
+//! `--in-a-row` times each position all its rounds in a row instead: the
+//! processor's branch predictor then learns the position, so the gap to
+//! the interleaved rounds is what its mispredicted branches cost (the
+//! interleaved figure is the one that counts: play meets each position
+//! once).
+//!
 //! `--changed` times, instead, what a player's look-ahead asks: for every
 //! position, each of its first 12 closed frontier cells revealed as each
 //! number it can show, counted with `Probabilities::compute_changed` from
@@ -48,7 +54,7 @@ fn main() {
     let mut rounds = 21usize;
     let mut with_layouts = false;
     let mut check: Option<PathBuf> = None;
-    let (mut changed, mut whole) = (false, false);
+    let (mut changed, mut whole, mut in_a_row) = (false, false, false);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -62,6 +68,7 @@ fn main() {
             "--layouts" => with_layouts = true,
             "--changed" => changed = true,
             "--whole" => whole = true,
+            "--in-a-row" => in_a_row = true,
             "--check" => check = Some(args.next().expect("--check FILE").into()),
             // What `cargo bench` passes.
             "--bench" => {}
@@ -128,14 +135,25 @@ fn main() {
         for b in &boards {
             p.compute(b, None, &budget).unwrap();
         }
-        for _ in 0..rounds {
+        let mut time = |k: usize, b: &Board| {
+            let t = Instant::now();
+            p.compute(std::hint::black_box(b), None, &budget).unwrap();
+            if with_layouts {
+                std::hint::black_box(p.layouts(&budget).unwrap());
+            }
+            times[k].push(t.elapsed().as_secs_f64() * 1e6);
+        };
+        if in_a_row {
             for (k, b) in boards.iter().enumerate() {
-                let t = Instant::now();
-                p.compute(std::hint::black_box(b), None, &budget).unwrap();
-                if with_layouts {
-                    std::hint::black_box(p.layouts(&budget).unwrap());
+                for _ in 0..rounds {
+                    time(k, b);
                 }
-                times[k].push(t.elapsed().as_secs_f64() * 1e6);
+            }
+        } else {
+            for _ in 0..rounds {
+                for (k, b) in boards.iter().enumerate() {
+                    time(k, b);
+                }
             }
         }
     }
@@ -154,10 +172,11 @@ fn main() {
     per.sort_by(|a, b| a.0.total_cmp(&b.0));
     let median = per[per.len() / 2].0;
     let (slowest, at) = per[per.len() - 1];
-    let what = match (changed, whole, with_layouts) {
-        (true, true, _) => ", look-ahead positions counted whole",
-        (true, false, _) => ", look-ahead positions counted after changes",
-        (false, _, true) => ", with layouts",
+    let what = match (changed, whole, with_layouts, in_a_row) {
+        (true, true, _, _) => ", look-ahead positions counted whole",
+        (true, false, _, _) => ", look-ahead positions counted after changes",
+        (false, _, true, _) => ", with layouts",
+        (false, _, false, true) => ", each position's rounds in a row",
         _ => "",
     };
     println!(
