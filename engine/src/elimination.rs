@@ -89,14 +89,7 @@ pub(crate) fn choose_order(
     if component.vars.len() <= SMALL_COMPONENT {
         return (best, best_cost); // any sensible order is cheap
     }
-    let w = system.grid().w;
-    let row_major = component.vars.clone(); // variables are in cell order
-    let mut column_major = component.vars.clone();
-    column_major.sort_by_key(|&v| {
-        let c = system.cell(v) as usize;
-        (c % w, c / w)
-    });
-    for sweep in [row_major, column_major] {
+    for sweep in sweeps(system, component) {
         let cost = estimated_cost(system, component, &sweep, ids, best_cost.states);
         if cost.states < best_cost.states {
             best_cost = cost;
@@ -104,6 +97,23 @@ pub(crate) fn choose_order(
         }
     }
     (best, best_cost)
+}
+
+/// The board's two sweeps of a component's variables (global ids): along
+/// its rows (cell order, in which variables are numbered) and along its
+/// columns.
+pub(crate) fn sweeps(system: &System, component: &Component) -> [Vec<u32>; 2] {
+    let w = system.grid().w;
+    let mut columns = component.vars.clone();
+    columns.sort_unstable_by_key(|&v| column_major(system.cell(v), w));
+    [component.vars.clone(), columns]
+}
+
+/// Where `cell` comes in the sweep of a board `w` cells wide along its
+/// columns.
+pub(crate) fn column_major(cell: u32, w: usize) -> (usize, usize) {
+    let c = cell as usize;
+    (c % w, c / w)
 }
 
 /// [`estimated_cost`]'s bounds: on the states over all layers, and on the

@@ -36,7 +36,7 @@
 use super::number::{Count, Num};
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::{Component, Equation, System};
-use crate::elimination::{breadth_first_order, choose_order, partial_sum_range};
+use crate::elimination::{breadth_first_order, choose_order, partial_sum_range, sweeps};
 use crate::elimination::{successor_key, LayerStates, Local, Slot, SMALL_COMPONENT};
 
 const NONE: u32 = u32::MAX;
@@ -136,19 +136,10 @@ impl Plan {
             if !too_many(self.build(system, component, scratch, &order)) {
                 return;
             }
-            // The sweeps of the rows and of the columns (variables are in
-            // cell order).
-            let mut order = component.vars.clone();
-            if !too_many(self.build(system, component, scratch, &order)) {
-                return;
-            }
-            let w = system.grid().w;
-            order.sort_unstable_by_key(|&v| {
-                let c = system.cell(v) as usize;
-                (c % w, c / w)
-            });
-            if !too_many(self.build(system, component, scratch, &order)) {
-                return;
+            for order in sweeps(system, component) {
+                if !too_many(self.build(system, component, scratch, &order)) {
+                    return;
+                }
             }
         }
         let (order, _) = choose_order(system, component, &scratch.local);

@@ -85,7 +85,7 @@ use super::{probability, Output, ACCURACY};
 use crate::board::{Board, Cell};
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::check_number;
-use crate::elimination::{partial_sum_range, SMALL_COMPONENT};
+use crate::elimination::{column_major, partial_sum_range, SMALL_COMPONENT};
 use std::sync::Arc;
 
 const NONE: u32 = u32::MAX;
@@ -921,10 +921,7 @@ fn component(s: &mut Scratch, from: u32, w: usize, part: &mut Part) -> Result<()
         unsearch(s, n);
         let (vars, order) = (&s.vars, &mut s.queue[..n]);
         if by_columns {
-            order.sort_unstable_by_key(|&v| {
-                let c = vars[v as usize].cell as usize;
-                (c % w, c / w)
-            });
+            order.sort_unstable_by_key(|&v| column_major(vars[v as usize].cell, w));
         } else {
             order.sort_unstable_by_key(|&v| vars[v as usize].cell);
         }
