@@ -75,6 +75,10 @@ fn main() {
             other => panic!("unknown argument {other}"),
         }
     }
+    assert!(
+        !(in_a_row && changed),
+        "--in-a-row times whole counts; --changed times its own sums"
+    );
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let boards = boards_of(&text);
     let budget = Budget::unlimited();
@@ -172,12 +176,16 @@ fn main() {
     per.sort_by(|a, b| a.0.total_cmp(&b.0));
     let median = per[per.len() / 2].0;
     let (slowest, at) = per[per.len() - 1];
-    let what = match (changed, whole, with_layouts, in_a_row) {
-        (true, true, _, _) => ", look-ahead positions counted whole",
-        (true, false, _, _) => ", look-ahead positions counted after changes",
-        (false, _, true, _) => ", with layouts",
-        (false, _, false, true) => ", each position's rounds in a row",
+    let what = match (changed, whole, with_layouts) {
+        (true, true, _) => ", look-ahead positions counted whole",
+        (true, false, _) => ", look-ahead positions counted after changes",
+        (false, _, true) => ", with layouts",
         _ => "",
+    };
+    let what = if in_a_row {
+        format!("{what}, each position's rounds in a row")
+    } else {
+        what.to_string()
     };
     println!(
         "{} positions, {rounds} rounds{what}: median {median:.2} µs, slowest {slowest:.2} µs (#{at}), \
