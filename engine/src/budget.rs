@@ -200,6 +200,44 @@ impl Budget {
         Ok(())
     }
 
+    /// Makes room in `v` for `extra` more items, when what it would then
+    /// hold fits the memory limit beside `held` bytes kept elsewhere. A
+    /// buffer that must grow is given twice its capacity, as `Vec` itself
+    /// would, when that fits, else just what it needs; while it grows, its
+    /// old block is counted too (a reallocation may copy), unless it is
+    /// empty (then the old block is given back first). `what` names the
+    /// work.
+    pub fn reserve<T>(
+        &self,
+        v: &mut Vec<T>,
+        extra: usize,
+        held: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<(), OverBudget> {
+        let need = v.len().saturating_add(extra);
+        if need <= v.capacity() {
+            return Ok(());
+        }
+        if v.is_empty() {
+            // Nothing to move: the old block is given back first.
+            *v = Vec::new();
+        }
+        let size = std::mem::size_of::<T>();
+        let old = v.capacity().saturating_mul(size);
+        let bytes = |cap: usize| {
+            held.saturating_add(old)
+                .saturating_add(cap.saturating_mul(size))
+        };
+        let doubled = need.max(v.capacity().saturating_mul(2));
+        let cap = match bytes(doubled) <= self.max_bytes {
+            true => doubled,
+            false => need,
+        };
+        self.check_bytes(bytes(cap), what)?;
+        v.reserve_exact(cap - v.len());
+        Ok(())
+    }
+
     /// The memory limit in bytes.
     pub fn max_bytes(&self) -> usize {
         self.max_bytes

@@ -425,6 +425,13 @@ impl LayerStates {
         self.table.insert_unique(hash, t, |&i| hashes[i as usize]);
     }
 
+    /// Bytes its buffers hold (their capacities).
+    pub(crate) fn bytes(&self) -> usize {
+        self.keys.capacity()
+            + self.table.allocation_size()
+            + self.hashes.capacity() * std::mem::size_of::<u64>()
+    }
+
     /// Moves the layer's keys into `keys` (for the next layer to build
     /// from), taking `keys`' buffer in exchange.
     pub(crate) fn swap_keys(&mut self, keys: &mut Vec<u8>) {

@@ -2,9 +2,15 @@
 //! binary: standard input and engine lines under a cap (checked under a
 //! hard address-space limit, so unbounded growth would crash instead of
 //! answering), counts streamed, search limits capped, flags that do not
-//! combine refused at parse time, outputs opened before the work.
+//! combine refused at parse time, outputs opened before the work, and the
+//! exact count's heap within its memory budget (measured by the test
+//! binary's allocator).
 
-use crate::util::{repo, sapper, sapper_command, sapper_with, TempDir};
+use crate::util::heap::Peak;
+use crate::util::{mines_around, repo, sapper, sapper_command, sapper_with, Rng, TempDir};
+use sapper_engine::budget::{Budget, Limit};
+use sapper_engine::probabilities::{Probabilities, ProbabilityError};
+use sapper_engine::{Board, Cell, Grid};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -301,4 +307,96 @@ fn bench_reads_fields_as_solve_does_and_goes_on_past_an_unreadable_one() {
     sapper(["bench", boards.to_str().unwrap()])
         .ok()
         .stdout_has("3 fields, 3 solved");
+}
+
+/// A board whose numbers lie on every other cell of every other row of an
+/// `h × w` grid, from a random layout with a mine on one closed cell in
+/// three, its total given: one frontier component as wide as the board,
+/// whose exact count needs layers that grow with the narrower side.
+fn lattice(h: usize, w: usize, seed: u64) -> Board {
+    let mut rng = Rng::new(seed);
+    let grid = Grid::new(h, w);
+    let open = |i: u32| {
+        let (r, c) = grid.rc(i);
+        r % 2 == 1 && c % 2 == 1
+    };
+    let mines: Vec<bool> = (0..grid.len() as u32)
+        .map(|i| !open(i) && rng.below(3) == 0)
+        .collect();
+    let cells = (0..grid.len() as u32)
+        .map(|i| match open(i) {
+            true => Cell::Revealed(mines_around(grid, &mines, i)),
+            false => Cell::Unknown,
+        })
+        .collect();
+    let total = mines.iter().filter(|&&m| m).count() as u32;
+    Board::new(grid, cells, Some(total))
+}
+
+/// Counting the layouts of a frontier as wide as the board keeps within
+/// the memory budget: the most heap the count holds at once, counted by
+/// this binary's allocator ([`crate::util::heap`], a reallocation counted
+/// as both its blocks), stays within the budget, under budgets from half
+/// to more than what the count needs unbounded. The programmes' buffers
+/// are checked before they grow; what is not (the position's equations
+/// and components, the groups' bookkeeping, a growth of the lookup table
+/// between two checks) is the slack allowed. A count that fits gives what
+/// the unbounded one gives, and one that does not is refused for memory.
+/// The smallest board is counted packed when the budget allows, and by
+/// the general programme under the tighter budgets.
+#[test]
+fn counting_keeps_within_its_memory_budget() {
+    let slack = |budget: usize| budget / 20 + (64 << 10);
+    let (mut fitted, mut refused, mut packed) = (0, 0, 0);
+    for (h, w, seed) in [
+        (9, 9, 7),
+        (15, 15, 8),
+        (16, 16, 7),
+        (9, 110, 8),
+        (5, 190, 8),
+        (19, 19, 7),
+    ] {
+        let board = lattice(h, w, seed);
+        let mut whole = Probabilities::new();
+        let peak = Peak::start();
+        let unbounded = whole.compute(&board, None, &Budget::new(None, 64 << 20));
+        let need = peak.bytes();
+        packed += whole.counted_packed() as usize;
+        let fractions: &[f64] = match unbounded {
+            Ok(()) => &[0.5, 0.9, 0.95, 1.0, 1.2],
+            // Beyond 64 MB: the smaller budgets alone.
+            Err(_) => &[0.05, 0.2, 0.6],
+        };
+        for &f in fractions {
+            let budget = (need as f64 * f) as usize;
+            let mut p = Probabilities::new();
+            let peak = Peak::start();
+            let result = p.compute(&board, None, &Budget::new(None, budget));
+            let kept = peak.bytes();
+            assert!(
+                kept <= budget + slack(budget),
+                "{h}×{w} (seed {seed}) under {budget} bytes held {kept}"
+            );
+            match result {
+                Ok(()) => {
+                    fitted += 1;
+                    assert!(unbounded.is_ok());
+                    let bits = |p: &Probabilities| {
+                        p.per_cell().iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+                    };
+                    assert_eq!(bits(&p), bits(&whole), "{h}×{w} under {budget}");
+                }
+                Err(ProbabilityError::OverBudget(e)) => {
+                    refused += 1;
+                    assert!(matches!(e.limit, Limit::Memory(_)), "{e}");
+                }
+                Err(e) => panic!("{h}×{w} under {budget}: {e}"),
+            }
+        }
+    }
+    assert!(
+        fitted >= 4 && refused >= 4,
+        "{fitted} fitted, {refused} refused"
+    );
+    assert!(packed >= 1, "no board was counted packed");
 }

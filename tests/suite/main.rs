@@ -21,6 +21,10 @@
 
 mod util;
 
+/// Counts each thread's heap (the memory budgets' tests: [`util::heap`]).
+#[global_allocator]
+static HEAP: util::heap::Counting = util::heap::Counting;
+
 mod analyse_brute;
 mod bounds;
 mod cli;

@@ -64,6 +64,10 @@ const fn binomials() -> [[u32; 9]; 9] {
 /// order is tried, and the greedy one is worth its cost.
 const BREADTH_FIRST_IS_GOOD_ENOUGH: f64 = 256.0;
 
+/// A layer's lookup buffers are checked against the memory limit each
+/// time its states double from this many on.
+const STATES_BEFORE_MEMORY_CHECKS: usize = 1024;
+
 /// Work units (state transitions and values touched) between two reads of
 /// the clock.
 const WORK_PER_CLOCK_READ: u64 = 1 << 16;
@@ -401,8 +405,16 @@ impl<T: Count> Layers<T> {
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        (self.values.len() + self.rolling.len() + self.next.len()) * std::mem::size_of::<T>()
-            + self.succ.len() * 4
+        bytes(&self.values)
+            + bytes(&self.rolling)
+            + bytes(&self.next)
+            + bytes(&self.succ)
+            + bytes(&self.state_start)
+            + bytes(&self.lo)
+            + bytes(&self.width)
+            + bytes(&self.value_start)
+            + bytes(&self.succ_start)
+            + bytes(&self.err)
     }
 
     /// Layer `step + 1`'s values from layer `step`'s (`src`), into `dst`
@@ -481,6 +493,11 @@ pub(crate) struct KeyScratch {
 }
 
 impl KeyScratch {
+    /// Bytes its buffers hold (their capacities).
+    fn bytes(&self) -> usize {
+        bytes(&self.keys) + self.states.bytes() + bytes(&self.key) + bytes(&self.indegree)
+    }
+
     /// Reads the clock once enough work has been done since the last read.
     #[inline]
     pub fn tick(
@@ -495,6 +512,20 @@ impl KeyScratch {
             budget.check_time(what)?;
         }
         Ok(())
+    }
+}
+
+/// Bytes a buffer holds (its capacity).
+pub(crate) fn bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
+}
+
+/// Empties `v` with room for `n` items, its old block given back before a
+/// larger one is taken (nothing in it needs to move).
+fn empty_with_room<T>(v: &mut Vec<T>, n: usize) {
+    v.clear();
+    if v.capacity() < n {
+        *v = Vec::with_capacity(n);
     }
 }
 
@@ -536,12 +567,19 @@ fn forward_keeping<T: Count>(
     let mut exact = true;
     scratch.keys.clear();
     let mut key_width = 0usize;
+    let mut largest = 1;
     for step in 0..groups {
         let g = plan.size(step);
         let slots = plan.step_slots(step);
         let next_key_width = slots.iter().filter(|s| s.left_after > 0).count();
         let base = layers.state_start[step] as usize;
         let len = layers.state_start[step + 1] as usize - base;
+        // Memory is checked before each buffer grows, counting what every
+        // buffer holds (capacities) and what the other components keep.
+        let what = || describe(plan, system);
+        let others = held + scratch.bytes() + layers.bytes() - bytes(&layers.succ);
+        budget.reserve(&mut layers.succ, len * (g + 1), others, what)?;
+        let held_here = held + layers.bytes();
         let KeyScratch {
             keys,
             states,
@@ -564,6 +602,13 @@ fn forward_keeping<T: Count>(
                 }
                 let (t, new) = states.find_or_insert(key);
                 if new {
+                    let n = states.len();
+                    if n >= STATES_BEFORE_MEMORY_CHECKS && n.is_power_of_two() {
+                        // The new layer's keys, table and in-degrees may
+                        // double, their old blocks held while they move.
+                        let grows = 3 * (states.bytes() + bytes(indegree));
+                        budget.check_bytes(held_here + bytes(keys) + bytes(key) + grows, what)?;
+                    }
                     indegree.push(0);
                 }
                 indegree[t as usize] += 1;
@@ -581,13 +626,16 @@ fn forward_keeping<T: Count>(
         let next_lo = lo + j_min;
         let next_width = width + j_max - j_min;
         let next_values = next_len * next_width;
-        // What is kept, the new layer, and (when not every layer is kept)
-        // a segment of `stride` layers the backward pass recomputes.
-        let segment = if layers.stride > 1 { layers.stride } else { 0 };
-        budget.check_bytes(
-            held + layers.bytes() + (1 + segment) * next_values * std::mem::size_of::<T>(),
-            || describe(plan, system),
-        )?;
+        // The new layer, and what the backward pass will hold of a layer's
+        // size: four buffers and (when not every layer is kept) a segment
+        // of `stride` layers it recomputes, all for the largest layer yet.
+        largest = largest.max(next_values);
+        let backward = 4 + if layers.stride > 1 { layers.stride } else { 0 };
+        let lookup = bytes(keys) + states.bytes() + bytes(key) + bytes(indegree);
+        let later = held + lookup + backward * largest * std::mem::size_of::<T>();
+        layers.next.clear();
+        let others = later + layers.bytes() - bytes(&layers.next);
+        budget.reserve(&mut layers.next, next_values, others, what)?;
         layers.lo.push(next_lo as u32);
         layers.width.push(next_width as u32);
         layers.state_start.push((base + len + next_len) as u32);
@@ -615,6 +663,8 @@ fn forward_keeping<T: Count>(
         }
         exact &= T::known_exact(&next);
         if (step + 1) % layers.stride == 0 || step + 1 == groups {
+            let others = later + layers.bytes() + bytes(&next) - bytes(&layers.values);
+            budget.reserve(&mut layers.values, next.len(), others, what)?;
             layers.value_start.push(layers.values.len());
             layers.values.extend_from_slice(&next);
         } else {
@@ -697,7 +747,8 @@ impl<T: Count> BackScratch<T> {
     /// Recomputes the forward values of layers `first + 1 ..= last` from
     /// kept layer `first`.
     fn replay(&mut self, plan: &Plan, layers: &Layers<T>, first: usize, last: usize) {
-        self.segment.clear();
+        let values = (first + 1..=last).map(|l| layers.states(l) * layers.width[l] as usize);
+        empty_with_room(&mut self.segment, values.sum());
         self.segment_at.clear();
         self.segment_first = first + 1;
         self.previous.clear();
@@ -739,7 +790,20 @@ pub(crate) fn backward<T: Num>(
     );
     let last = layers.layers() - 1;
     debug_assert_eq!(omega.len(), layers.width[last] as usize);
-    scratch.later.clear();
+    // Each layer-sized buffer is made room for once, for the largest
+    // layer: the forward pass checked that much against the budget.
+    let most = (0..layers.layers())
+        .map(|i| layers.states(i) * layers.width[i] as usize)
+        .max()
+        .unwrap_or(0);
+    for v in [
+        &mut scratch.here,
+        &mut scratch.later,
+        &mut scratch.previous,
+        &mut scratch.next,
+    ] {
+        empty_with_room(v, most);
+    }
     scratch.later.extend_from_slice(omega);
     let mut later_err = omega_err;
     scratch.segment_first = usize::MAX;

@@ -166,7 +166,11 @@
 //! [`Probabilities`] keeps its buffers from one call to the next (a player
 //! asks many times per game), and its packed components for the counts
 //! after changes; the exact count of layouts, which needs big integers, is
-//! computed only by [`Probabilities::layouts`].
+//! computed only by [`Probabilities::layouts`]. A count by the general
+//! programme starts from empty buffers, the packed components given back,
+//! so that whether a position fits the memory budget never depends on what
+//! was counted before (the buffers are counted by capacity: see
+//! `docs/internals.md`, "Budgets").
 
 mod component;
 mod exact;
@@ -542,10 +546,15 @@ impl Probabilities {
                     Err(packed::Unpacked::NoLayout) if !worded => return Err(Stop::NoLayout),
                     Err(packed::Unpacked::Failed(f)) => return Err(f.into()),
                     // Counted by the general programme, from the start.
-                    _ => self.packed.used = false,
+                    _ => {}
                 }
             }
         }
+        // The general programme starts from empty buffers, the packed
+        // parts given back: whether it fits the memory budget does not
+        // depend on what this counter counted before.
+        self.packed.release();
+        self.work = Work::default();
         self.per_cell.fill(f64::NAN);
         self.closed.clear();
         self.closed
@@ -842,6 +851,11 @@ impl<T: Num> Buffers<T> {
         }
     }
 
+    /// Bytes the layers of the first `n` components hold.
+    fn bytes(&self, n: usize) -> usize {
+        self.layers[..n].iter().map(Layers::bytes).sum()
+    }
+
     /// Component `c`'s forward pass (`held` bytes kept by the components
     /// before it); the bytes its layers keep.
     fn forward(
@@ -948,7 +962,8 @@ fn run(
         .collect();
     work.f64.reserve(plans.len());
     work.wide.reserve(plans.len());
-    let mut held = 0;
+    // A pass in `Wide` after one in `f64` keeps the latter's layers.
+    let mut held = all_wide as usize * work.f64.bytes(plans.len());
     for (c, plan) in plans.iter().enumerate() {
         let keys = &mut work.keys;
         held += match kinds[c] {

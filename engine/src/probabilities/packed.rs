@@ -78,7 +78,7 @@
 //! back_err` bounds every group's; when it (or the interior's) is above
 //! [`ACCURACY`], the count is left to the whole computation.
 
-use super::component::{Failure, KeyScratch, BINOMIAL};
+use super::component::{bytes, Failure, KeyScratch, BINOMIAL};
 use super::number::{Num, U64};
 use super::outer::{combine, combine_as, Counts};
 use super::{probability, Output, ACCURACY};
@@ -219,6 +219,11 @@ pub(crate) struct Part {
     fixed: Vec<(f64, f64)>,
     /// Whether its states fit in a `u64` (at most eight open equations).
     narrow: bool,
+    /// At most this many states in all its layers: the bound [`lay`]
+    /// estimates the order by, beyond `SMALL_COMPONENT` cells; else at
+    /// most [`MAX_LAYER_STATES`] a layer (more go to the general
+    /// programme) and `2^c` after deciding `c` cells.
+    states: u64,
     /// The component's lowest cell.
     first_cell: u32,
     /// The cells of the numbers whose equations it holds.
@@ -259,9 +264,10 @@ impl Part {
         (self.lo[last], self.layer_values(last))
     }
 
-    /// Bytes held.
+    /// Bytes the buffers that grow with its states hold (their
+    /// capacities).
     fn bytes(&self) -> usize {
-        self.values.len() * 8 + self.succ.len() * 4
+        bytes(&self.values) + bytes(&self.succ) + bytes(&self.spans)
     }
 
     /// Whether its mine count is fixed (one count).
@@ -325,6 +331,8 @@ pub(crate) struct Packed {
     /// into `parts`) or `NONE`; valid when `used`.
     pub part_of: Vec<u32>,
     spare: Vec<Arc<Part>>,
+    /// The bytes the spare parts hold ([`Part::bytes`]).
+    spare_bytes: usize,
     scratch: Scratch,
 }
 
@@ -379,6 +387,14 @@ impl Packed {
     /// build those orders again.
     pub(crate) fn greedy(&self) -> &[u32] {
         &self.scratch.greedy
+    }
+
+    /// Gives back every part's buffers, spare parts included.
+    pub(crate) fn release(&mut self) {
+        self.parts.clear();
+        self.spare.clear();
+        self.spare_bytes = 0;
+        self.used = false;
     }
 
     /// Counts `board` (total known, `remaining` mines for its closed
@@ -527,6 +543,7 @@ impl Packed {
     fn recycle(&mut self, parts: &mut Vec<Arc<Part>>) {
         for part in parts.drain(..) {
             if self.spare.len() < SPARE_PARTS && Arc::strong_count(&part) == 1 {
+                self.spare_bytes += part.bytes();
                 self.spare.push(part);
             }
         }
@@ -653,7 +670,13 @@ impl Packed {
                 if s.vars[v as usize].group != NO_GROUP {
                     continue;
                 }
-                let mut part = self.spare.pop().unwrap_or_default();
+                let mut part = match self.spare.pop() {
+                    Some(part) => {
+                        self.spare_bytes -= part.bytes();
+                        part
+                    }
+                    None => Arc::default(),
+                };
                 if Arc::get_mut(&mut part).is_none() {
                     part = Arc::default();
                 }
@@ -667,10 +690,19 @@ impl Packed {
             }
         }
         if result.is_ok() {
+            // What the spare parts, the parts kept and those counted hold.
+            let mut held = self.spare_bytes + kept.iter().map(|p| p.bytes()).sum::<usize>();
             for part in fresh.iter_mut() {
                 let part_mut = Arc::get_mut(part).expect("a part just built is not shared");
+                // A part that might not fit is left to the general
+                // programme, which checks each layer against the budget
+                // and refuses it or not whatever was counted before.
+                if held + part_mut.bytes() + most_bytes(part_mut) > budget.max_bytes() {
+                    result = Err(Unpacked::General);
+                    break;
+                }
                 let step = forward(s, part_mut).and_then(|()| {
-                    budget.check_bytes(part_mut.bytes(), || describe(part_mut, board))?;
+                    held += part_mut.bytes();
                     ticks.tick(part_mut.succ.len() as u64, budget, || {
                         describe(part_mut, board)
                     })?;
@@ -936,6 +968,13 @@ fn component(s: &mut Scratch, from: u32, w: usize, part: &mut Part) -> Result<()
         return Err(Unpacked::General);
     }
     let lanes = u32::BITS - used.leading_zeros();
+    part.states = if n > SMALL_COMPONENT {
+        states
+    } else {
+        // Layers 0 to `groups`, with 1, 2, 4, … states at most.
+        let layers = part.groups() as u64 + 1;
+        (layers * MAX_LAYER_STATES as u64).min((2u64 << n) - 1)
+    };
     part.first_cell = s.vars[from as usize].cell;
     part.narrow = lanes <= 8;
     Ok(())
@@ -1227,6 +1266,19 @@ fn forward(s: &mut Scratch, part: &mut Part) -> Result<(), Unpacked> {
     } else {
         forward_with::<u128>(s, part)
     }
+}
+
+/// The most bytes `part`'s forward pass can hold ([`Part::bytes`]): its
+/// buffers grown as `Vec` grows (to at most twice what they come to hold,
+/// the old block held while they move: three times), for at most `states`
+/// states in all its layers (see [`Part::states`]), each with at most
+/// `cells + 1` counts, nine successors and a span.
+fn most_bytes(part: &Part) -> usize {
+    let (states, cells) = (part.states as usize, part.cells.len());
+    let per_state = (cells + 1) * std::mem::size_of::<f64>()
+        + 9 * std::mem::size_of::<u32>()
+        + std::mem::size_of::<(u32, u32)>();
+    3 * states * per_state
 }
 
 /// A state: byte lanes in a machine word (see the module doc).

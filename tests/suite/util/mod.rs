@@ -1,12 +1,14 @@
 //! What the integration tests share, one of each: the runner of the
 //! `sapper` binary (with its panic check), the seeded random generator, the
 //! number a cell shows, the pictures of boards and of rules, the default
-//! rulebase and its tiers, temporary folders, and fields written in the
-//! thesis layout.
+//! rulebase and its tiers, temporary folders, fields written in the
+//! thesis layout, and the allocator that counts each thread's heap
+//! ([`heap`]).
 //!
 //! [`truth_boards`] and [`hyp_boards`] are the random-board generators of
 //! the rule-layer tests and of the brute-force tests.
 
+pub mod heap;
 pub mod hyp_boards;
 pub mod rule_gen;
 pub mod truth_boards;
