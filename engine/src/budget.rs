@@ -262,6 +262,11 @@ impl Budget {
     }
 }
 
+/// Bytes a buffer holds: its capacity, what memory budgets count.
+pub(crate) fn bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
+}
+
 /// A switch that calls off the computations whose budgets carry it
 /// ([`Budget::with_cancel`]): they give up at their next time check with
 /// [`Limit::Cancelled`]. Cheap to copy into a budget: a budget holds a

@@ -329,6 +329,10 @@ fn greedy_order(system: &System, component: &Component, ids: &Local) -> Vec<u32>
     order
 }
 
+/// A layer's lookup buffers ([`LayerStates`]) are checked against the
+/// memory limit each time its states double from this many on.
+pub(crate) const STATES_BEFORE_MEMORY_CHECKS: usize = 1024;
+
 /// The states of the next layer of a programme, numbered in the order they
 /// are first reached: each a key of `width` bytes (the partial sums of the
 /// equations still open), stored back to back.

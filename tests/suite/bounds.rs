@@ -3,12 +3,13 @@
 //! hard address-space limit, so unbounded growth would crash instead of
 //! answering), counts streamed, search limits capped, flags that do not
 //! combine refused at parse time, outputs opened before the work, and the
-//! exact count's heap within its memory budget (measured by the test
-//! binary's allocator).
+//! exact count's and the complete analysis's heap within their memory
+//! budget (measured by the test binary's allocator).
 
 use crate::util::heap::Peak;
 use crate::util::{mines_around, repo, sapper, sapper_command, sapper_with, Rng, TempDir};
 use sapper_engine::budget::{Budget, Limit};
+use sapper_engine::methods::{hypotheses, MethodError};
 use sapper_engine::probabilities::{Probabilities, ProbabilityError};
 use sapper_engine::{Board, Cell, Grid};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -338,15 +339,17 @@ fn lattice(h: usize, w: usize, seed: u64) -> Board {
 /// this binary's allocator ([`crate::util::heap`], a reallocation counted
 /// as both its blocks), stays within the budget, under budgets from half
 /// to more than what the count needs unbounded. The programmes' buffers
-/// are checked before they grow; what is not (the position's equations
-/// and components, the groups' bookkeeping, a growth of the lookup table
-/// between two checks) is the slack allowed. A count that fits gives what
+/// are checked before they grow; what is not is the slack allowed: what
+/// the count holds before its first check (the position's equations,
+/// components and orders, which grow with the board), measured under a
+/// budget of one byte, and a twentieth of the budget for what grows
+/// between two checks (the lookup table below a thousand states, the
+/// groups' bookkeeping). A count that fits gives what
 /// the unbounded one gives, and one that does not is refused for memory.
 /// The smallest board is counted packed when the budget allows, and by
 /// the general programme under the tighter budgets.
 #[test]
 fn counting_keeps_within_its_memory_budget() {
-    let slack = |budget: usize| budget / 20 + (64 << 10);
     let (mut fitted, mut refused, mut packed) = (0, 0, 0);
     for (h, w, seed) in [
         (9, 9, 7),
@@ -357,6 +360,12 @@ fn counting_keeps_within_its_memory_budget() {
         (19, 19, 7),
     ] {
         let board = lattice(h, w, seed);
+        // What is held before the first check: the slack, with a twentieth
+        // of the budget for what grows between two checks.
+        let peak = Peak::start();
+        let _ = Probabilities::new().compute(&board, None, &Budget::new(None, 1));
+        let before = peak.bytes();
+        let slack = |budget: usize| before + budget / 20;
         let mut whole = Probabilities::new();
         let peak = Peak::start();
         let unbounded = whole.compute(&board, None, &Budget::new(None, 64 << 20));
@@ -399,4 +408,53 @@ fn counting_keeps_within_its_memory_budget() {
         "{fitted} fitted, {refused} refused"
     );
     assert!(packed >= 1, "no board was counted packed");
+}
+
+/// The complete analysis (hypotheses) keeps within the memory budget as
+/// the count does, on lattices its programme decides (not its SAT path):
+/// the most heap it holds at once stays within the budget, and what it
+/// finds under a budget that fits is what it finds unbounded.
+#[test]
+fn hypotheses_keep_within_their_memory_budget() {
+    let (mut fitted, mut refused) = (0, 0);
+    for (h, w, seed) in [(15, 30, 7), (15, 30, 8), (11, 200, 7), (13, 150, 8)] {
+        let board = lattice(h, w, seed);
+        let limits = hypotheses::PROGRAMME_LIMITS;
+        // What is held before the first check, as for the count.
+        let peak = Peak::start();
+        let _ = hypotheses::find_within(&board, &Budget::new(None, 1), limits, &mut Vec::new());
+        let before = peak.bytes();
+        let slack = |budget: usize| before + budget / 20;
+        let (mut whole, peak) = (Vec::new(), Peak::start());
+        let profile = hypotheses::find_within(&board, &Budget::unlimited(), limits, &mut whole)
+            .unwrap_or_else(|e| panic!("{h}×{w}: {e}"));
+        let need = peak.bytes();
+        assert!(!profile.sat, "{h}×{w} (seed {seed}) took the SAT path");
+        for f in [0.3, 0.5, 0.8, 0.95, 1.0, 1.2] {
+            let budget = (need as f64 * f) as usize;
+            let (mut found, peak) = (Vec::new(), Peak::start());
+            let result =
+                hypotheses::find_within(&board, &Budget::new(None, budget), limits, &mut found);
+            let kept = peak.bytes();
+            assert!(
+                kept <= budget + slack(budget),
+                "{h}×{w} (seed {seed}) under {budget} bytes held {kept}"
+            );
+            match result {
+                Ok(_) => {
+                    fitted += 1;
+                    assert_eq!(found, whole, "{h}×{w} under {budget}");
+                }
+                Err(MethodError::OverBudget(e)) => {
+                    refused += 1;
+                    assert!(matches!(e.limit, Limit::Memory(_)), "{e}");
+                }
+                Err(e) => panic!("{h}×{w} under {budget}: {e}"),
+            }
+        }
+    }
+    assert!(
+        fitted >= 4 && refused >= 4,
+        "{fitted} fitted, {refused} refused"
+    );
 }

@@ -34,8 +34,9 @@
 //! outgoing transition.
 
 use super::number::{Count, Num};
-use crate::budget::{Budget, OverBudget};
+use crate::budget::{bytes, Budget, OverBudget};
 use crate::constraints::{Component, Equation, System};
+use crate::elimination::STATES_BEFORE_MEMORY_CHECKS;
 use crate::elimination::{breadth_first_order, choose_order, partial_sum_range, sweeps};
 use crate::elimination::{successor_key, LayerStates, Local, Slot, SMALL_COMPONENT};
 
@@ -63,10 +64,6 @@ const fn binomials() -> [[u32; 9]; 9] {
 /// estimated to hold at most this many states per cell; beyond, the next
 /// order is tried, and the greedy one is worth its cost.
 const BREADTH_FIRST_IS_GOOD_ENOUGH: f64 = 256.0;
-
-/// A layer's lookup buffers are checked against the memory limit each
-/// time its states double from this many on.
-const STATES_BEFORE_MEMORY_CHECKS: usize = 1024;
 
 /// Work units (state transitions and values touched) between two reads of
 /// the clock.
@@ -330,6 +327,8 @@ pub(crate) struct Layers<T> {
     succ: Vec<u32>,
     /// Bound on `Σ |δ|` of each layer's values.
     err: Vec<f64>,
+    /// The bytes its backward pass was estimated to hold, for the budget.
+    backward_bytes: usize,
 }
 
 impl<T> Default for Layers<T> {
@@ -346,6 +345,7 @@ impl<T> Default for Layers<T> {
             succ_start: Vec::new(),
             succ: Vec::new(),
             err: Vec::new(),
+            backward_bytes: 0,
         }
     }
 }
@@ -401,6 +401,11 @@ impl<T: Count> Layers<T> {
     pub fn counts(&self) -> (u32, &[T], f64) {
         let last = self.layers() - 1;
         (self.lo[last], self.kept_values(last), self.err[last])
+    }
+
+    /// What its backward pass was estimated to hold, in bytes.
+    pub fn backward_bytes(&self) -> usize {
+        self.backward_bytes
     }
 
     /// Bytes held.
@@ -515,11 +520,6 @@ impl KeyScratch {
     }
 }
 
-/// Bytes a buffer holds (its capacity).
-pub(crate) fn bytes<T>(v: &Vec<T>) -> usize {
-    v.capacity() * std::mem::size_of::<T>()
-}
-
 /// Empties `v` with room for `n` items, its old block given back before a
 /// larger one is taken (nothing in it needs to move).
 fn empty_with_room<T>(v: &mut Vec<T>, n: usize) {
@@ -538,29 +538,55 @@ pub(crate) fn describe(plan: &Plan, system: &System) -> String {
     )
 }
 
-/// The forward programme of `plan` (see the module doc). `held` is what the
-/// position's other programmes already hold, in bytes, for the budget.
+/// What a position's other programmes hold, in bytes, for the memory
+/// budget: what they keep, and the most the backward passes of the same
+/// number type will hold (they run one at a time, sharing their buffers:
+/// see [`Layers::backward_bytes`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Held {
+    pub kept: usize,
+    pub backward: usize,
+}
+
+/// The forward programme of `plan` (see the module doc), beside what the
+/// position's other programmes `held`.
 pub(crate) fn forward<T: Count>(
     plan: &Plan,
     system: &System,
     scratch: &mut KeyScratch,
     budget: &Budget,
-    held: usize,
+    held: Held,
     layers: &mut Layers<T>,
 ) -> Result<(), Failure> {
-    forward_keeping(plan, system, scratch, budget, held, layers, None)
+    forward_keeping(plan, system, scratch, budget, held, layers, None, true)
+}
+
+/// [`forward`] for the counts alone: no backward pass follows, so none is
+/// counted against the budget.
+pub(crate) fn forward_only<T: Count>(
+    plan: &Plan,
+    system: &System,
+    scratch: &mut KeyScratch,
+    budget: &Budget,
+    held: Held,
+    layers: &mut Layers<T>,
+) -> Result<(), Failure> {
+    forward_keeping(plan, system, scratch, budget, held, layers, None, false)
 }
 
 /// [`forward`] keeping the values of every `stride`-th layer (`None`: the
-/// default for the component's length).
+/// default for the component's length); `backward`: whether a backward
+/// pass follows (its buffers are counted against the budget).
+#[allow(clippy::too_many_arguments)]
 fn forward_keeping<T: Count>(
     plan: &Plan,
     system: &System,
     scratch: &mut KeyScratch,
     budget: &Budget,
-    held: usize,
+    held: Held,
     layers: &mut Layers<T>,
     stride: Option<usize>,
+    backward: bool,
 ) -> Result<(), Failure> {
     let groups = plan.groups();
     layers.reset(groups, stride);
@@ -568,8 +594,10 @@ fn forward_keeping<T: Count>(
     scratch.keys.clear();
     let mut key_width = 0usize;
     let mut largest = 1;
+    let mut decided = 0;
     for step in 0..groups {
         let g = plan.size(step);
+        decided += g;
         let slots = plan.step_slots(step);
         let next_key_width = slots.iter().filter(|s| s.left_after > 0).count();
         let base = layers.state_start[step] as usize;
@@ -577,9 +605,11 @@ fn forward_keeping<T: Count>(
         // Memory is checked before each buffer grows, counting what every
         // buffer holds (capacities) and what the other components keep.
         let what = || describe(plan, system);
-        let others = held + scratch.bytes() + layers.bytes() - bytes(&layers.succ);
+        // (The backward passes' buffers are taken after every forward
+        // pass: they count from the new layer's check on.)
+        let others = held.kept + scratch.bytes() + layers.bytes() - bytes(&layers.succ);
         budget.reserve(&mut layers.succ, len * (g + 1), others, what)?;
-        let held_here = held + layers.bytes();
+        let held_here = held.kept + layers.bytes();
         let KeyScratch {
             keys,
             states,
@@ -629,10 +659,15 @@ fn forward_keeping<T: Count>(
         // The new layer, and what the backward pass will hold of a layer's
         // size: four buffers and (when not every layer is kept) a segment
         // of `stride` layers it recomputes, all for the largest layer yet.
+        // A value's own heap (an exact count's digits: the counts below
+        // `2^decided`) is counted for the kept values and the new layer.
         largest = largest.max(next_values);
-        let backward = 4 + if layers.stride > 1 { layers.stride } else { 0 };
+        let value = T::value_bytes(decided);
+        let digits = (layers.values.len() + next_values) * (value - std::mem::size_of::<T>());
+        let buffers = 4 + if layers.stride > 1 { layers.stride } else { 0 };
+        layers.backward_bytes = backward as usize * buffers * largest * value;
         let lookup = bytes(keys) + states.bytes() + bytes(key) + bytes(indegree);
-        let later = held + lookup + backward * largest * std::mem::size_of::<T>();
+        let later = held.kept + lookup + digits + held.backward.max(layers.backward_bytes);
         layers.next.clear();
         let others = later + layers.bytes() - bytes(&layers.next);
         budget.reserve(&mut layers.next, next_values, others, what)?;
@@ -740,6 +775,18 @@ impl<T> Default for BackScratch<T> {
             previous: Vec::new(),
             next: Vec::new(),
         }
+    }
+}
+
+impl<T> BackScratch<T> {
+    /// Bytes its buffers hold (their capacities).
+    pub fn bytes(&self) -> usize {
+        bytes(&self.here)
+            + bytes(&self.later)
+            + bytes(&self.segment)
+            + bytes(&self.segment_at)
+            + bytes(&self.previous)
+            + bytes(&self.next)
     }
 }
 
@@ -922,9 +969,18 @@ mod tests {
         let mut keys = KeyScratch::default();
         let weights = |stride: usize, keys: &mut KeyScratch| {
             let mut layers = Layers::<f64>::default();
-            forward_keeping(&plan, &system, keys, &budget, 0, &mut layers, Some(stride))
-                .ok()
-                .unwrap();
+            forward_keeping(
+                &plan,
+                &system,
+                keys,
+                &budget,
+                Held::default(),
+                &mut layers,
+                Some(stride),
+                true,
+            )
+            .ok()
+            .unwrap();
             let (lo, counts, _) = layers.counts();
             // Weights growing with the count, to exercise them.
             let omega: Vec<f64> = (0..counts.len())

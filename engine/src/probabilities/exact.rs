@@ -7,7 +7,7 @@
 //! `Σ_t N(t) · C(I, R − t)` with the total, or `Π_c Σ_k N_c(k) · 2^I` with a
 //! density (the layouts that fit the numbers, any number of mines).
 
-use super::component::{forward, Failure, KeyScratch, Layers, Plan};
+use super::component::{forward_only, Failure, Held, KeyScratch, Layers, Plan};
 use super::Mode;
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::System;
@@ -15,7 +15,8 @@ use num_bigint::BigUint;
 
 /// The exact number of layouts (see the module doc). `known[c]` holds
 /// component `c`'s counts `(lo, N(lo..))` when the floating pass found
-/// them exactly.
+/// them exactly; `held`: the bytes the floating pass still holds.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn layouts(
     system: &System,
     plans: &[Plan],
@@ -24,13 +25,18 @@ pub(crate) fn layouts(
     interior: u64,
     keys: &mut KeyScratch,
     budget: &Budget,
+    held: usize,
 ) -> Result<BigUint, OverBudget> {
+    let held = Held {
+        kept: held,
+        backward: 0,
+    };
     let mut counts: Vec<(u64, Vec<BigUint>)> = Vec::with_capacity(plans.len());
     let mut layers = Layers::<BigUint>::default();
     for (plan, known) in plans.iter().zip(known) {
         counts.push(match known {
             Some((lo, n)) => (*lo as u64, n.iter().map(|&x| BigUint::from(x)).collect()),
-            None => match forward::<BigUint>(plan, system, keys, budget, 0, &mut layers) {
+            None => match forward_only::<BigUint>(plan, system, keys, budget, held, &mut layers) {
                 Ok(()) => {
                     let (lo, n, _) = layers.counts();
                     (lo as u64, n.to_vec())

@@ -184,7 +184,7 @@ use crate::board::{Board, Contradiction};
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::{Components, System};
 use component::{backward, forward, BackScratch, Failure, GroupWeights, KeyScratch, Layers};
-use component::{Plan, PlanScratch};
+use component::{Held, Plan, PlanScratch};
 use num_bigint::BigUint;
 use number::{Count, Num, Wide, U64};
 use outer::{combine, Counts};
@@ -580,6 +580,15 @@ impl Probabilities {
         };
         for (plan, component) in self.plan_pool.iter_mut().zip(components) {
             let first = system.cell(component.vars[0]);
+            // Ordering a long component takes milliseconds: the clock and
+            // the cancel switch are read before each.
+            budget
+                .check_time(|| {
+                    let (r, c) = system.grid().rc(first);
+                    let n = component.vars.len();
+                    format!("ordering the frontier component of {n} cells at ({r},{c})")
+                })
+                .map_err(ProbabilityError::OverBudget)?;
             plan.rebuild(
                 system,
                 component,
@@ -727,14 +736,17 @@ impl Probabilities {
             )
             .map_err(ProbabilityError::OverBudget);
         }
+        let plans = self.plans;
+        let held = self.work.f64.bytes(plans) + self.work.wide.bytes(plans);
         exact::layouts(
             system,
-            &self.plan_pool[..self.plans],
+            &self.plan_pool[..plans],
             &self.known_counts,
             mode,
             self.interior,
             &mut self.work.keys,
             budget,
+            held,
         )
         .map_err(ProbabilityError::OverBudget)
     }
@@ -851,13 +863,14 @@ impl<T: Num> Buffers<T> {
         }
     }
 
-    /// Bytes the layers of the first `n` components hold.
+    /// Bytes the layers of the first `n` components and the backward
+    /// pass's buffers hold.
     fn bytes(&self, n: usize) -> usize {
-        self.layers[..n].iter().map(Layers::bytes).sum()
+        self.layers.iter().take(n).map(Layers::bytes).sum::<usize>() + self.back.bytes()
     }
 
-    /// Component `c`'s forward pass (`held` bytes kept by the components
-    /// before it); the bytes its layers keep.
+    /// Component `c`'s forward pass, beside what the components before it
+    /// hold; adds what it holds to `held`.
     fn forward(
         &mut self,
         c: usize,
@@ -865,11 +878,13 @@ impl<T: Num> Buffers<T> {
         system: &System,
         keys: &mut KeyScratch,
         budget: &Budget,
-        held: usize,
-    ) -> Result<usize, Failure> {
+        held: &mut Held,
+    ) -> Result<(), Failure> {
         let layers = &mut self.layers[c];
-        forward(plan, system, keys, budget, held, layers)?;
-        Ok(layers.bytes())
+        forward(plan, system, keys, budget, *held, layers)?;
+        held.kept += layers.bytes();
+        held.backward = held.backward.max(layers.backward_bytes());
+        Ok(())
     }
 
     /// Component `c`'s backward pass under the outside weights `omega`
@@ -962,14 +977,29 @@ fn run(
         .collect();
     work.f64.reserve(plans.len());
     work.wide.reserve(plans.len());
-    // A pass in `Wide` after one in `f64` keeps the latter's layers.
-    let mut held = all_wide as usize * work.f64.bytes(plans.len());
+    // A pass in `Wide` after one in `f64` keeps the latter's buffers.
+    // Each number type's backward passes share their buffers: one type's
+    // most counts beside the other's components.
+    let kept = all_wide as usize * work.f64.bytes(plans.len());
+    let (mut f64s, mut wides) = (Held { kept, backward: 0 }, Held::default());
     for (c, plan) in plans.iter().enumerate() {
         let keys = &mut work.keys;
-        held += match kinds[c] {
-            Kind::F64 => work.f64.forward(c, plan, system, keys, budget, held)?,
-            Kind::Wide => work.wide.forward(c, plan, system, keys, budget, held)?,
+        let (this, other) = match kinds[c] {
+            Kind::F64 => (&mut f64s, &mut wides),
+            Kind::Wide => (&mut wides, &mut f64s),
         };
+        let mut held = Held {
+            kept: this.kept + other.kept + other.backward,
+            backward: this.backward,
+        };
+        match kinds[c] {
+            Kind::F64 => work.f64.forward(c, plan, system, keys, budget, &mut held)?,
+            Kind::Wide => work
+                .wide
+                .forward(c, plan, system, keys, budget, &mut held)?,
+        }
+        this.kept = held.kept - other.kept - other.backward;
+        this.backward = held.backward;
     }
     out.known_counts.clear();
     for (c, &kind) in kinds.iter().enumerate() {
@@ -1163,9 +1193,9 @@ fn run_total_f64(
 ) -> Result<(), Failure> {
     let buffers = &mut work.f64;
     buffers.reserve(plans.len());
-    let mut held = 0;
+    let mut held = Held::default();
     for (c, plan) in plans.iter().enumerate() {
-        held += buffers.forward(c, plan, system, &mut work.keys, budget, held)?;
+        buffers.forward(c, plan, system, &mut work.keys, budget, &mut held)?;
     }
     let layers = &buffers.layers[..plans.len()];
     out.known_counts.clear();

@@ -45,6 +45,11 @@ pub(crate) trait Count: Clone {
     fn exact_u64(&self) -> Option<u64> {
         None
     }
+    /// Bytes a value below `2^bits` holds, on the heap included (memory
+    /// budgets).
+    fn value_bytes(_bits: usize) -> usize {
+        std::mem::size_of::<Self>()
+    }
 }
 
 /// The floating numbers of the counter (`f64` and [`Wide`]).
@@ -140,6 +145,9 @@ impl Count for BigUint {
     }
     fn known_exact(_: &[BigUint]) -> bool {
         true
+    }
+    fn value_bytes(bits: usize) -> usize {
+        std::mem::size_of::<BigUint>() + bits.div_ceil(64) * std::mem::size_of::<u64>()
     }
     fn add_scaled(&mut self, x: &BigUint, c: u32) {
         if c == 1 {

@@ -78,12 +78,12 @@
 //! back_err` bounds every group's; when it (or the interior's) is above
 //! [`ACCURACY`], the count is left to the whole computation.
 
-use super::component::{bytes, Failure, KeyScratch, BINOMIAL};
+use super::component::{Failure, KeyScratch, BINOMIAL};
 use super::number::{Num, U64};
 use super::outer::{combine, combine_as, Counts};
 use super::{probability, Output, ACCURACY};
 use crate::board::{Board, Cell};
-use crate::budget::{Budget, OverBudget};
+use crate::budget::{bytes, Budget, OverBudget};
 use crate::constraints::check_number;
 use crate::elimination::{column_major, partial_sum_range, SMALL_COMPONENT};
 use std::sync::Arc;

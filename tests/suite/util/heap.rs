@@ -57,10 +57,15 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
-            // Both blocks are counted while the data moves: a copying
-            // reallocation holds them both.
-            moved(new_size as isize);
-            moved(-(layout.size() as isize));
+            // A block that grows is counted twice while the data moves (a
+            // copying reallocation holds both); one that shrinks is
+            // trimmed in place by the C library.
+            if new_size > layout.size() {
+                moved(new_size as isize);
+                moved(-(layout.size() as isize));
+            } else {
+                moved(new_size as isize - layout.size() as isize);
+            }
         }
         p
     }

@@ -77,8 +77,9 @@ use crate::bitset::{
     or_shl, or_shr, set_bit, set_range,
 };
 use crate::board::{Board, Contradiction, Forced, Value};
-use crate::budget::{Budget, OverBudget};
+use crate::budget::{bytes, Budget, OverBudget};
 use crate::constraints::{remaining_mines, Component, System};
+use crate::elimination::STATES_BEFORE_MEMORY_CHECKS;
 use crate::elimination::{choose_order, successor_key, LayerStates, Local, Slot};
 use crate::methods::MethodError;
 
@@ -199,7 +200,9 @@ pub fn find_within(
     // "reachable" (see `ComponentDp`).
     let count_mines = board.total_mines().is_some();
     let mut programmes = Vec::with_capacity(components.len());
-    let mut kept_bytes = 0usize;
+    // What the programmes keep, and the most one backward pass holds
+    // (they run one at a time).
+    let (mut kept_bytes, mut backward_bytes) = (0usize, 0usize);
     for (component, order) in components.iter().zip(orders) {
         let dp = ComponentDp::forward(
             &system,
@@ -207,10 +210,11 @@ pub fn find_within(
             order,
             count_mines,
             budget,
-            kept_bytes,
+            (kept_bytes, backward_bytes),
             &mut scratch,
         )?;
         kept_bytes += dp.kept_bytes();
+        backward_bytes = backward_bytes.max(dp.backward_bytes);
         profile.largest_component = profile.largest_component.max(dp.order.len());
         for i in 0..=dp.order.len() {
             profile.largest_layer = profile.largest_layer.max(dp.layer_len(i));
@@ -324,6 +328,8 @@ struct ComponentDp {
     words: usize,
     /// Most equations active at once.
     widest_key: usize,
+    /// What its backward pass was estimated to hold, in bytes.
+    backward_bytes: usize,
 }
 
 impl ComponentDp {
@@ -331,14 +337,15 @@ impl ComponentDp {
     /// means the component's equations have no common solution: a
     /// contradiction naming its numbers. Gives up when the budget's time
     /// runs out or what it keeps (plus `kept_before`, the earlier
-    /// components') would exceed its memory.
+    /// components', and the most their backward passes hold,
+    /// `backward_before`) would exceed its memory.
     fn forward(
         system: &System,
         component: &Component,
         order: Vec<u32>,
         count_mines: bool,
         budget: &Budget,
-        kept_before: usize,
+        (kept_before, backward_before): (usize, usize),
         scratch: &mut Scratch,
     ) -> Result<ComponentDp, MethodError> {
         let n = component.vars.len();
@@ -363,13 +370,20 @@ impl ComponentDp {
         let mut width = 0usize;
         let mut widest_key = 0usize;
         let mut states_since_check = 0usize;
+        // The backward pass holds the counts of one block of `stride`
+        // layers at a time (recomputed from its checkpoint) and two
+        // layers' sets: the largest block and layer, in words.
+        let (mut block, mut largest_block, mut largest_layer) = (0usize, 0usize, 0usize);
 
         for step in 0..n {
             let (w, next_w) = (words_at(step), words_at(step + 1));
             if step % stride == 0 {
                 checkpoint_bytes += counts.len() * 8;
-                checkpoints.push(counts.clone());
+                block = 0;
             }
+            block += counts.len();
+            largest_block = largest_block.max(block);
+            largest_layer = largest_layer.max(counts.len());
             let plan = &slots[slot_start[step]..slot_start[step + 1]];
             let next_width = plan.iter().filter(|s| s.left_after > 0).count();
             let base = layer_start[step] as usize;
@@ -382,18 +396,21 @@ impl ComponentDp {
                 states_since_check = 0;
                 budget.check_time(what)?;
             }
-            // At most two successors a state: check what the next layer
-            // and everything kept so far would take before building it.
-            let next_bound = 2 * len;
-            let kept = kept_before
-                + checkpoint_bytes
-                + (succ.len() + next_bound) * 8
-                + next_bound * (next_w * 8 + next_width + 16)
-                + counts.len() * 8
-                + keys.len();
-            budget.check_bytes(kept, what)?;
-            states.clear(next_width);
+            // Each buffer is checked before it grows, counting what every
+            // buffer holds (by capacity) and the earlier components.
+            let lookup = bytes(keys) + states.bytes() + bytes(key);
+            let others = kept_before + checkpoint_bytes + bytes(&counts);
+            let held = others + lookup + bytes(&next_counts);
+            budget.check_bytes(held + bytes(&succ), what)?;
+            if step % stride == 0 {
+                checkpoints.push(counts.clone());
+            }
+            let more = next_base - succ.len();
+            budget.reserve(&mut succ, more, held, what)?;
             next_counts.clear();
+            // What is held beside the next layer's counts and lookup.
+            let held_here = others + bytes(&succ);
+            states.clear(next_width);
             succ.resize(next_base, [NONE; 2]);
             for s in 0..len {
                 let old_key = &keys[s * width..(s + 1) * width];
@@ -407,6 +424,17 @@ impl ComponentDp {
                     let (idx, new) = states.find_or_insert(key);
                     let idx = idx as usize;
                     if new {
+                        let n = states.len();
+                        let lookup = bytes(keys) + bytes(key);
+                        if n >= STATES_BEFORE_MEMORY_CHECKS && n.is_power_of_two() {
+                            // The next layer's keys and table may double,
+                            // their old blocks held while they move.
+                            let grows = 3 * states.bytes();
+                            let held = held_here + bytes(&next_counts) + lookup + grows;
+                            budget.check_bytes(held, what)?;
+                        }
+                        let held = held_here + lookup + states.bytes();
+                        budget.reserve(&mut next_counts, next_w, held, what)?;
                         next_counts.resize(next_counts.len() + next_w, 0);
                     }
                     succ[base + s][v as usize] = (next_base + idx) as u32;
@@ -442,8 +470,10 @@ impl ComponentDp {
             width = next_width;
             widest_key = widest_key.max(width);
         }
+        // Shrunk in place (the C library trims the block), so nothing moves.
         succ.shrink_to_fit();
-        Ok(ComponentDp {
+        let dp = ComponentDp {
+            backward_bytes: (largest_block + 2 * largest_layer.max(words_at(n))) * 8,
             order,
             layer_start,
             succ,
@@ -453,7 +483,12 @@ impl ComponentDp {
             final_counts: counts,
             count_mines,
             widest_key,
-        })
+        };
+        // The kept programme and its backward pass, before that pass runs.
+        let lookup = bytes(keys) + states.bytes() + bytes(key);
+        let backward = backward_before.max(dp.backward_bytes);
+        budget.check_bytes(kept_before + dp.kept_bytes() + lookup + backward, what)?;
+        Ok(dp)
     }
 
     fn layer_len(&self, i: usize) -> usize {
@@ -462,9 +497,10 @@ impl ComponentDp {
 
     /// Bytes kept for the backward pass.
     fn kept_bytes(&self) -> usize {
-        self.succ.len() * 8
-            + self.layer_start.len() * 4
-            + self.checkpoints.iter().map(|c| c.len() * 8).sum::<usize>()
+        bytes(&self.succ)
+            + bytes(&self.layer_start)
+            + self.checkpoints.iter().map(bytes).sum::<usize>()
+            + bytes(&self.final_counts)
     }
 
     /// Mine counts the whole component can hold (only `{0}` when counts
@@ -520,8 +556,13 @@ impl ComponentDp {
         let shift = |v: usize| if self.count_mines { v } else { 0 };
         // Backward sets of the final state: a prefix that decided the whole
         // component with `a` mines completes iff `a` is allowed.
-        let mut later: Vec<u64> = allowed[..self.words].to_vec();
-        let mut here: Vec<u64> = Vec::new();
+        // Room for the largest layer's sets, taken once: what the forward
+        // pass counted for them.
+        let most = (0..n).map(|i| self.layer_len(i) * self.words_at(i)).max();
+        let most = most.unwrap_or(0).max(self.words);
+        let mut later: Vec<u64> = Vec::with_capacity(most);
+        later.extend_from_slice(&allowed[..self.words]);
+        let mut here: Vec<u64> = Vec::with_capacity(most);
         let mut block_start = (n.saturating_sub(1) / self.stride) * self.stride;
         loop {
             budget.check_time(|| format!("a frontier component of {n} closed cells"))?;

@@ -685,13 +685,15 @@ fn a_client_that_disconnects_frees_its_slot_within_a_second() {
     let _timed = timed();
     let limits = Limits {
         budget_secs: 60.0,
+        budget_bytes: 1 << 30,
         jobs: 1,
         light_cells: 0,
         ..Limits::DEFAULT
     };
     let server = Server::start(limits, MAX_CONNECTIONS, HEADER_WAIT);
-    // A count of many seconds (it ends on the memory budget after about
-    // 2.5 s), and a board the generator gives up on after 4 s.
+    // A count of about four seconds within 1 GB (refused within a second
+    // under the default 256 MB), and a board the generator gives up on
+    // after 4 s.
     let count = super::lattice(22).to_string().into_bytes();
     let generate = json!({"rows": 100, "cols": 100, "mines": 3000, "seed": 1}).to_string();
     client().block_on(async {
