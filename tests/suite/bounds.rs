@@ -336,8 +336,8 @@ fn lattice(h: usize, w: usize, seed: u64) -> Board {
 
 /// Counting the layouts of a frontier as wide as the board keeps within
 /// the memory budget: the most heap the count holds at once, counted by
-/// this binary's allocator ([`crate::util::heap`], a reallocation counted
-/// as both its blocks), stays within the budget, under budgets from half
+/// this binary's allocator ([`crate::util::heap`], a reallocation that
+/// grows counted as both its blocks), stays within the budget, under budgets from half
 /// to more than what the count needs unbounded. The programmes' buffers
 /// are checked before they grow; what is not is the slack allowed: what
 /// the count holds before its first check (the position's equations,

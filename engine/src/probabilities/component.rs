@@ -660,10 +660,11 @@ fn forward_keeping<T: Count>(
         // size: four buffers and (when not every layer is kept) a segment
         // of `stride` layers it recomputes, all for the largest layer yet.
         // A value's own heap (an exact count's digits: the counts below
-        // `2^decided`) is counted for the kept values and the new layer.
+        // `2^decided`) is counted for every layer held and the new one.
         largest = largest.max(next_values);
         let value = T::value_bytes(decided);
-        let digits = (layers.values.len() + next_values) * (value - std::mem::size_of::<T>());
+        let values = layers.values.len() + layers.rolling.len() + next_values;
+        let digits = values * (value - std::mem::size_of::<T>());
         let buffers = 4 + if layers.stride > 1 { layers.stride } else { 0 };
         layers.backward_bytes = backward as usize * buffers * largest * value;
         let lookup = bytes(keys) + states.bytes() + bytes(key) + bytes(indegree);

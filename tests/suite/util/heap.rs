@@ -1,7 +1,9 @@
 //! The test binary's allocator: the system's, counting per thread the
 //! bytes allocated and not yet freed, and the most of them held at once
 //! since [`Peak::start`], so that a test can check what one computation on
-//! its thread kept at its worst (the memory budgets).
+//! its thread kept at its worst (the memory budgets). A reallocation that
+//! grows counts both its blocks while the data moves (it may copy); one
+//! that shrinks is trimmed in place by the C library.
 //!
 //! Counts are per thread: memory freed on another thread than the one that
 //! allocated it moves both threads' counts, so a measured computation must
