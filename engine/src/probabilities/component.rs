@@ -549,7 +549,9 @@ pub(crate) struct Held {
 }
 
 /// The forward programme of `plan` (see the module doc), beside what the
-/// position's other programmes `held`.
+/// position's other programmes `held`; `backward`: whether a backward pass
+/// follows (its buffers are counted against the budget; an exact count of
+/// layouts needs none).
 pub(crate) fn forward<T: Count>(
     plan: &Plan,
     system: &System,
@@ -557,26 +559,13 @@ pub(crate) fn forward<T: Count>(
     budget: &Budget,
     held: Held,
     layers: &mut Layers<T>,
+    backward: bool,
 ) -> Result<(), Failure> {
-    forward_keeping(plan, system, scratch, budget, held, layers, None, true)
-}
-
-/// [`forward`] for the counts alone: no backward pass follows, so none is
-/// counted against the budget.
-pub(crate) fn forward_only<T: Count>(
-    plan: &Plan,
-    system: &System,
-    scratch: &mut KeyScratch,
-    budget: &Budget,
-    held: Held,
-    layers: &mut Layers<T>,
-) -> Result<(), Failure> {
-    forward_keeping(plan, system, scratch, budget, held, layers, None, false)
+    forward_keeping(plan, system, scratch, budget, held, layers, None, backward)
 }
 
 /// [`forward`] keeping the values of every `stride`-th layer (`None`: the
-/// default for the component's length); `backward`: whether a backward
-/// pass follows (its buffers are counted against the budget).
+/// default for the component's length).
 #[allow(clippy::too_many_arguments)]
 fn forward_keeping<T: Count>(
     plan: &Plan,

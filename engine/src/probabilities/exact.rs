@@ -7,7 +7,7 @@
 //! `Σ_t N(t) · C(I, R − t)` with the total, or `Π_c Σ_k N_c(k) · 2^I` with a
 //! density (the layouts that fit the numbers, any number of mines).
 
-use super::component::{forward_only, Failure, Held, KeyScratch, Layers, Plan};
+use super::component::{forward, Failure, Held, KeyScratch, Layers, Plan};
 use super::Mode;
 use crate::budget::{Budget, OverBudget};
 use crate::constraints::System;
@@ -36,14 +36,16 @@ pub(crate) fn layouts(
     for (plan, known) in plans.iter().zip(known) {
         counts.push(match known {
             Some((lo, n)) => (*lo as u64, n.iter().map(|&x| BigUint::from(x)).collect()),
-            None => match forward_only::<BigUint>(plan, system, keys, budget, held, &mut layers) {
-                Ok(()) => {
-                    let (lo, n, _) = layers.counts();
-                    (lo as u64, n.to_vec())
+            None => {
+                match forward::<BigUint>(plan, system, keys, budget, held, &mut layers, false) {
+                    Ok(()) => {
+                        let (lo, n, _) = layers.counts();
+                        (lo as u64, n.to_vec())
+                    }
+                    Err(Failure::OverBudget(e)) => return Err(e),
+                    Err(Failure::NoLayout) => unreachable!("the floating pass counted it"),
                 }
-                Err(Failure::OverBudget(e)) => return Err(e),
-                Err(Failure::NoLayout) => unreachable!("the floating pass counted it"),
-            },
+            }
         });
     }
     combined(counts, mode, interior, budget)

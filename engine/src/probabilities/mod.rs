@@ -881,7 +881,7 @@ impl<T: Num> Buffers<T> {
         held: &mut Held,
     ) -> Result<(), Failure> {
         let layers = &mut self.layers[c];
-        forward(plan, system, keys, budget, *held, layers)?;
+        forward(plan, system, keys, budget, *held, layers, true)?;
         held.kept += layers.bytes();
         held.backward = held.backward.max(layers.backward_bytes());
         Ok(())
