@@ -262,6 +262,38 @@ impl Budget {
     }
 }
 
+/// Work units (state transitions, values touched, candidates scanned)
+/// between two reads of the clock by a [`Ticks`].
+pub(crate) const WORK_PER_CLOCK_READ: u64 = 1 << 16;
+
+/// Reads a budget's clock (and its cancel switch) once per
+/// [`WORK_PER_CLOCK_READ`] units of work: a loop too hot to read it on
+/// every pass says how much it did.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Ticks {
+    /// Work since the clock was last read.
+    work: u64,
+}
+
+impl Ticks {
+    /// Counts `units` of work, and reads the clock once enough was done
+    /// since the last read; `what` names the work.
+    #[inline]
+    pub(crate) fn tick(
+        &mut self,
+        units: u64,
+        budget: &Budget,
+        what: impl FnOnce() -> String,
+    ) -> Result<(), OverBudget> {
+        self.work += units;
+        if self.work >= WORK_PER_CLOCK_READ {
+            self.work = 0;
+            budget.check_time(what)?;
+        }
+        Ok(())
+    }
+}
+
 /// Bytes a buffer holds: its capacity, what memory budgets count.
 pub(crate) fn bytes<T>(v: &Vec<T>) -> usize {
     v.capacity() * std::mem::size_of::<T>()

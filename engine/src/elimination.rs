@@ -10,6 +10,7 @@
 //! numbers the states of a layer as they are reached. The order only
 //! affects speed, never a result.
 
+use crate::budget::{Budget, OverBudget, Ticks};
 use crate::constraints::{Component, System};
 use hashbrown::HashTable;
 
@@ -67,36 +68,53 @@ pub(crate) fn partial_sum_range(t: u8, decided: u8, left: u8) -> u32 {
 /// or column sweep of the board if [`estimated_cost`] says that one is
 /// cheaper (on wide 2-D frontiers a straight sweep sometimes beats the
 /// greedy wavefront). The order only affects speed, never the result.
+///
+/// On a component as wide as a large board this takes seconds (the greedy
+/// search scans its candidates at every step): it reads `budget`'s clock
+/// and cancel switch as it goes, and gives up naming the work `what`.
 pub(crate) fn choose_order(
     system: &System,
     component: &Component,
     ids: &Local,
-) -> (Vec<u32>, Cost) {
-    let mut best = greedy_order(system, component, ids);
+    budget: &Budget,
+    what: &dyn Fn() -> String,
+) -> Result<(Vec<u32>, Cost), OverBudget> {
+    let mut ticks = Ticks::default();
+    let mut best = greedy_order(system, component, ids, budget, &mut ticks, what)?;
     if component.vars.len() <= 16 {
         // Small: any sensible order is cheap, and no layer can hold more
         // than 2^16 states.
         let bound = (1u64 << component.vars.len()) as f64;
-        return (
+        return Ok((
             best,
             Cost {
                 states: bound * component.vars.len() as f64,
                 widest_layer: bound,
             },
-        );
+        ));
     }
-    let mut best_cost = estimated_cost(system, component, &best, ids, f64::INFINITY);
+    let estimate = |order: &[u32], give_up: f64, ticks: &mut Ticks| {
+        estimated_cost(system, component, order, ids, give_up, budget, ticks, what)
+    };
+    let mut best_cost = estimate(&best, f64::INFINITY, &mut ticks)?;
     if component.vars.len() <= SMALL_COMPONENT {
-        return (best, best_cost); // any sensible order is cheap
+        return Ok((best, best_cost)); // any sensible order is cheap
     }
     for sweep in sweeps(system, component) {
-        let cost = estimated_cost(system, component, &sweep, ids, best_cost.states);
+        let cost = estimate(&sweep, best_cost.states, &mut ticks)?;
         if cost.states < best_cost.states {
             best_cost = cost;
             best = sweep;
         }
     }
-    (best, best_cost)
+    Ok((best, best_cost))
+}
+
+/// Names the ordering of `component` in budget messages.
+pub(crate) fn ordering(system: &System, component: &Component) -> String {
+    let (r, c) = system.grid().rc(system.cell(component.vars[0]));
+    let n = component.vars.len();
+    format!("ordering the frontier component of {n} cells at ({r},{c})")
 }
 
 /// The board's two sweeps of a component's variables (global ids): along
@@ -204,14 +222,19 @@ fn equation_sizes(system: &System, component: &Component) -> Vec<u8> {
 /// Estimated work of an order: the sum over layers of the product, over
 /// active equations, of the number of values each partial sum can take (an
 /// upper bound on the layer's states), and the largest such product. Stops
-/// early, returning infinity, once the sum is above `give_up`.
+/// early, returning infinity, once the sum is above `give_up`; reads the
+/// clock through `ticks`.
+#[allow(clippy::too_many_arguments)]
 fn estimated_cost(
     system: &System,
     component: &Component,
     order: &[u32],
     ids: &Local,
     give_up: f64,
-) -> Cost {
+    budget: &Budget,
+    ticks: &mut Ticks,
+    what: &dyn Fn() -> String,
+) -> Result<Cost, OverBudget> {
     let m = component.equations.len();
     let mut left = equation_sizes(system, component);
     let mut decided = vec![0u8; m];
@@ -226,6 +249,7 @@ fn estimated_cost(
             decided[le] += 1;
             left[le] -= 1;
         }
+        ticks.tick(active.len() as u64 + 1, budget, what)?;
         active.retain(|&le| left[le as usize] > 0);
         let mut layer = 1.0f64;
         for &le in &active {
@@ -236,13 +260,13 @@ fn estimated_cost(
         cost.states += layer;
         cost.widest_layer = cost.widest_layer.max(layer);
         if cost.states >= give_up {
-            return Cost {
+            return Ok(Cost {
                 states: f64::INFINITY,
                 widest_layer: f64::INFINITY,
-            };
+            });
         }
     }
-    cost
+    Ok(cost)
 }
 
 /// Greedy elimination order (global ids). Start at a peripheral cell (the
@@ -253,8 +277,15 @@ fn estimated_cost(
 /// it, equations it opens multiply it), ties broken by distance from the
 /// start, then cell index. A candidate's factor only changes when an
 /// equation it shares with the decided cell changes, so factors are cached
-/// and refreshed for those cells only.
-fn greedy_order(system: &System, component: &Component, ids: &Local) -> Vec<u32> {
+/// and refreshed for those cells only. Reads the clock through `ticks`.
+fn greedy_order(
+    system: &System,
+    component: &Component,
+    ids: &Local,
+    budget: &Budget,
+    ticks: &mut Ticks,
+    what: &dyn Fn() -> String,
+) -> Result<Vec<u32>, OverBudget> {
     let n = component.vars.len();
     let local = |x: u32| ids.var[x as usize] as usize;
     let mut dist = vec![u32::MAX; n];
@@ -286,6 +317,7 @@ fn greedy_order(system: &System, component: &Component, ids: &Local) -> Vec<u32>
     is_candidate[local(start)] = true;
     let mut order = Vec::with_capacity(n);
     while !candidates.is_empty() {
+        ticks.tick(candidates.len() as u64, budget, what)?;
         let mut pick = 0;
         for k in 1..candidates.len() {
             let (x, b) = (candidates[k], candidates[pick]);
@@ -326,7 +358,7 @@ fn greedy_order(system: &System, component: &Component, ids: &Local) -> Vec<u32>
         }
     }
     debug_assert_eq!(order.len(), n, "component is connected");
-    order
+    Ok(order)
 }
 
 /// A layer's lookup buffers ([`LayerStates`]) are checked against the

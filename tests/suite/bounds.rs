@@ -337,17 +337,18 @@ fn lattice(h: usize, w: usize, seed: u64) -> Board {
 /// Counting the layouts of a frontier as wide as the board keeps within
 /// the memory budget: the most heap the count holds at once, counted by
 /// this binary's allocator ([`crate::util::heap`], a reallocation that
-/// grows counted as both its blocks), stays within the budget, under budgets from half
-/// to more than what the count needs unbounded. The programmes' buffers
-/// are checked before they grow; what is not is the slack allowed: what
-/// the count holds before its first check (the position's equations,
-/// components and orders, which grow with the board), measured under a
-/// budget of one byte, and a twentieth of the budget for what grows
-/// between two checks (the lookup table below a thousand states, the
-/// groups' bookkeeping). A count that fits gives what
-/// the unbounded one gives, and one that does not is refused for memory.
-/// The smallest board is counted packed when the budget allows, and by
-/// the general programme under the tighter budgets.
+/// grows counted as both its blocks), stays within the budget, under
+/// budgets from half to more than what the count needs unbounded. The
+/// programmes' buffers and their plans' steps (as many as the cells
+/// times the component's width, on the largest board) are checked before
+/// they grow; what is not is the slack allowed: what the count holds
+/// before its first check (the position's equations and components, which
+/// grow with the board), measured under a budget of one byte, and a
+/// twentieth of the budget for what grows between two checks (the lookup
+/// table below a thousand states, the groups' bookkeeping). A count that
+/// fits gives what the unbounded one gives, and one that does not is
+/// refused for memory. The smallest board is counted packed when the
+/// budget allows, and by the general programme under the tighter budgets.
 #[test]
 fn counting_keeps_within_its_memory_budget() {
     let (mut fitted, mut refused, mut packed) = (0, 0, 0);
@@ -358,6 +359,7 @@ fn counting_keeps_within_its_memory_budget() {
         (9, 110, 8),
         (5, 190, 8),
         (19, 19, 7),
+        (151, 151, 7),
     ] {
         let board = lattice(h, w, seed);
         // What is held before the first check: the slack, with a twentieth
@@ -457,4 +459,46 @@ fn hypotheses_keep_within_their_memory_budget() {
         fitted >= 4 && refused >= 4,
         "{fitted} fitted, {refused} refused"
     );
+}
+
+/// Ordering a frontier component as wide as a large board (choosing and
+/// estimating its elimination orders) takes seconds; the count and the
+/// complete analysis read the clock while they order it, so under a
+/// budget of a few hundredths of a second each is refused for time,
+/// naming the ordering, soon after its deadline, not once the order is
+/// built.
+#[test]
+fn ordering_a_component_as_wide_as_the_board_keeps_to_the_deadline() {
+    let board = lattice(401, 401, 7);
+    let secs = 0.05;
+    let budget = || Budget::new(Some(Duration::from_secs_f64(secs)), 1 << 30);
+    let late = |t0: Instant, what: &str| {
+        let took = t0.elapsed().as_secs_f64();
+        assert!(took < secs + 1.0, "{what} gave up after {took:.2} s");
+    };
+
+    let t0 = Instant::now();
+    match Probabilities::new().compute(&board, None, &budget()) {
+        Err(ProbabilityError::OverBudget(e)) => {
+            late(t0, "the count");
+            assert!(matches!(e.limit, Limit::Time(_)), "{e}");
+            assert!(e.what.starts_with("ordering the frontier component"), "{e}");
+        }
+        other => panic!("the count was not refused for time: {:?}", other.err()),
+    }
+
+    let t0 = Instant::now();
+    match hypotheses::find_within(
+        &board,
+        &budget(),
+        hypotheses::PROGRAMME_LIMITS,
+        &mut Vec::new(),
+    ) {
+        Err(MethodError::OverBudget(e)) => {
+            late(t0, "the complete analysis");
+            assert!(matches!(e.limit, Limit::Time(_)), "{e}");
+            assert!(e.what.starts_with("ordering the frontier component"), "{e}");
+        }
+        other => panic!("the analysis was not refused for time: {:?}", other.err()),
+    }
 }

@@ -34,10 +34,10 @@
 //! outgoing transition.
 
 use super::number::{Count, Num};
-use crate::budget::{bytes, Budget, OverBudget};
+use crate::budget::{bytes, Budget, OverBudget, Ticks};
 use crate::constraints::{Component, Equation, System};
 use crate::elimination::STATES_BEFORE_MEMORY_CHECKS;
-use crate::elimination::{breadth_first_order, choose_order, partial_sum_range, sweeps};
+use crate::elimination::{breadth_first_order, choose_order, ordering, partial_sum_range, sweeps};
 use crate::elimination::{successor_key, LayerStates, Local, Slot, SMALL_COMPONENT};
 
 const NONE: u32 = u32::MAX;
@@ -65,10 +65,6 @@ const fn binomials() -> [[u32; 9]; 9] {
 /// order is tried, and the greedy one is worth its cost.
 const BREADTH_FIRST_IS_GOOD_ENOUGH: f64 = 256.0;
 
-/// Work units (state transitions and values touched) between two reads of
-/// the clock.
-const WORK_PER_CLOCK_READ: u64 = 1 << 16;
-
 /// A component's groups in elimination order and what each step does to
 /// the active equations; independent of the number type.
 #[derive(Clone, Debug, Default)]
@@ -83,6 +79,15 @@ pub(crate) struct Plan {
     pub first_cell: u32,
 }
 
+/// What building a plan answers to: the budget, what is held beside the
+/// plan, and the name of the work.
+#[derive(Clone, Copy)]
+struct Limits<'a> {
+    budget: &'a Budget,
+    held: usize,
+    what: &'a dyn Fn() -> String,
+}
+
 /// Buffers for building plans, sized to the system.
 #[derive(Default)]
 pub(crate) struct PlanScratch {
@@ -95,6 +100,8 @@ pub(crate) struct PlanScratch {
     group_len: Vec<u32>,
     /// Per local equation, the last group (plus one) found in it.
     in_group: Vec<u32>,
+    /// The work since the clock was last read.
+    ticks: Ticks,
 }
 
 impl PlanScratch {
@@ -116,49 +123,78 @@ impl Plan {
     /// `greedy`: the component is known to need the greedy order (the
     /// packed programme found every other order estimated above the
     /// threshold, by this same estimate): they are not built again.
+    ///
+    /// Ordering a component as wide as a large board takes seconds: the
+    /// clock and the cancel switch of `budget` are read as it goes. Its
+    /// steps (as many as the equations open at each step, so up to the
+    /// component's cells times its width) are checked against the memory
+    /// budget beside `held` bytes kept elsewhere.
     pub fn rebuild(
         &mut self,
         system: &System,
         component: &Component,
         scratch: &mut PlanScratch,
         greedy: bool,
-    ) {
+        budget: &Budget,
+        held: usize,
+    ) -> Result<(), OverBudget> {
         scratch.local.localise(component);
         let n = component.vars.len();
-        let too_many =
-            |states: f64| n > SMALL_COMPONENT && states > BREADTH_FIRST_IS_GOOD_ENOUGH * n as f64;
+        let what = || ordering(system, component);
+        budget.check_time(what)?;
+        scratch.ticks = Ticks::default();
+        let limits = Limits {
+            budget,
+            held,
+            what: &what,
+        };
+        // An order is given up as soon as its programme is estimated to
+        // hold more states than this.
+        let good_enough = match n > SMALL_COMPONENT {
+            true => BREADTH_FIRST_IS_GOOD_ENOUGH * n as f64,
+            false => f64::INFINITY,
+        };
+        let kept = |plan: &mut Plan, scratch: &mut PlanScratch, order: &[u32]| {
+            plan.build(system, component, scratch, order, good_enough, &limits)
+        };
         if !greedy {
             let (order, far) =
                 breadth_first_order(system, component, &scratch.local, component.vars[0]);
-            if !too_many(self.build(system, component, scratch, &order)) {
-                return;
+            if kept(self, scratch, &order)? {
+                return Ok(());
             }
             let (order, _) = breadth_first_order(system, component, &scratch.local, far);
-            if !too_many(self.build(system, component, scratch, &order)) {
-                return;
+            if kept(self, scratch, &order)? {
+                return Ok(());
             }
             for order in sweeps(system, component) {
-                if !too_many(self.build(system, component, scratch, &order)) {
-                    return;
+                if kept(self, scratch, &order)? {
+                    return Ok(());
                 }
             }
         }
-        let (order, _) = choose_order(system, component, &scratch.local);
-        self.build(system, component, scratch, &order);
+        let (order, _) = choose_order(system, component, &scratch.local, budget, &what)?;
+        self.build(system, component, scratch, &order, f64::INFINITY, &limits)?;
+        Ok(())
     }
 
     /// The plan along `order` (the component's variables, global ids;
-    /// `scratch` holds their local ids); returns an upper bound on the
-    /// states of its programme: the sum over its layers of the product,
-    /// over the equations open after the step, of the values their
-    /// partial sums can take.
+    /// `scratch` holds their local ids), if its programme is estimated to
+    /// hold at most `give_up` states: the sum over its layers of the
+    /// product, over the equations open after the step, of the values
+    /// their partial sums can take (an upper bound). Past `give_up` it
+    /// stops, returning false, and the plan is left half built. Reads the
+    /// clock through `scratch`'s ticks.
     fn build(
         &mut self,
         system: &System,
         component: &Component,
         scratch: &mut PlanScratch,
         order: &[u32],
-    ) -> f64 {
+        give_up: f64,
+        limits: &Limits<'_>,
+    ) -> Result<bool, OverBudget> {
+        let Limits { budget, held, what } = *limits;
         let mut states = 0.0;
         // Group ids in order of the groups' first cells. Cells of one group
         // share their first equation, so a cell's group, if it has one
@@ -223,10 +259,13 @@ impl Plan {
         slots.clear();
         let slot_start = &mut self.slot_start;
         slot_start.clear();
+        budget.reserve(slot_start, groups + 1, held, what)?;
+        let others = held + bytes(cells) + bytes(group_start) + bytes(slot_start);
         for g in 0..groups {
             slot_start.push(slots.len() as u32);
             let size = (group_start[g + 1] - group_start[g]) as u8;
             let eqs = system.equations_of(cells[group_start[g] as usize]);
+            budget.reserve(slots, scratch.active.len() + eqs.len(), others, what)?;
             let local_eq = &scratch.local.eq;
             // Mark the group's equations (stamp g + 1).
             for &e in eqs {
@@ -268,12 +307,22 @@ impl Plan {
                 }
             }
             states += layer;
+            if states > give_up {
+                return Ok(false);
+            }
+            let units = scratch.next_active.len() as u64 + 1;
+            scratch.ticks.tick(units, budget, what)?;
             std::mem::swap(&mut scratch.active, &mut scratch.next_active);
         }
         slot_start.push(slots.len() as u32);
         debug_assert!(scratch.active.is_empty(), "every equation closes");
         self.first_cell = system.cell(component.vars[0]);
-        states
+        Ok(true)
+    }
+
+    /// Bytes held (the buffers' capacities).
+    pub fn bytes(&self) -> usize {
+        bytes(&self.cells) + bytes(&self.group_start) + bytes(&self.slots) + bytes(&self.slot_start)
     }
 
     pub fn groups(&self) -> usize {
@@ -493,8 +542,7 @@ pub(crate) struct KeyScratch {
     states: LayerStates,
     key: Vec<u8>,
     indegree: Vec<u32>,
-    /// Work since the clock was last read.
-    work: u64,
+    ticks: Ticks,
 }
 
 impl KeyScratch {
@@ -511,12 +559,7 @@ impl KeyScratch {
         budget: &Budget,
         what: impl FnOnce() -> String,
     ) -> Result<(), OverBudget> {
-        self.work += units;
-        if self.work >= WORK_PER_CLOCK_READ {
-            self.work = 0;
-            budget.check_time(what)?;
-        }
-        Ok(())
+        self.ticks.tick(units, budget, what)
     }
 }
 
@@ -953,7 +996,15 @@ mod tests {
         let mut plan_scratch = PlanScratch::default();
         plan_scratch.prepare(&system);
         let mut plan = Plan::default();
-        plan.rebuild(&system, &components[0], &mut plan_scratch, false);
+        plan.rebuild(
+            &system,
+            &components[0],
+            &mut plan_scratch,
+            false,
+            &Budget::unlimited(),
+            0,
+        )
+        .unwrap();
         assert!(plan.groups() > KEEP_EVERY_LAYER_UP_TO);
         let budget = Budget::unlimited();
         let mut keys = KeyScratch::default();

@@ -566,10 +566,9 @@ impl Probabilities {
         system.components_into(&mut self.components);
         let components = self.components.as_slice();
         self.plan_scratch.prepare(system);
-        // Plans (and below, layers) keep their buffers from call to call.
-        if self.plan_pool.len() < components.len() {
-            self.plan_pool.resize_with(components.len(), Plan::default);
-        }
+        // Plans, like the layers, start empty.
+        self.plan_pool.clear();
+        self.plan_pool.resize_with(components.len(), Plan::default);
         self.plans = components.len();
         // What the packed programme, if it was tried on this board just
         // now, found about the components' orders.
@@ -578,23 +577,21 @@ impl Probabilities {
         } else {
             &[]
         };
+        // Each plan's steps are checked against the memory budget beside
+        // the plans built before it.
+        let mut plan_bytes = 0;
         for (plan, component) in self.plan_pool.iter_mut().zip(components) {
             let first = system.cell(component.vars[0]);
-            // Ordering a long component takes milliseconds: the clock and
-            // the cancel switch are read before each.
-            budget
-                .check_time(|| {
-                    let (r, c) = system.grid().rc(first);
-                    let n = component.vars.len();
-                    format!("ordering the frontier component of {n} cells at ({r},{c})")
-                })
-                .map_err(ProbabilityError::OverBudget)?;
             plan.rebuild(
                 system,
                 component,
                 &mut self.plan_scratch,
                 greedy.contains(&first),
-            );
+                budget,
+                plan_bytes,
+            )
+            .map_err(ProbabilityError::OverBudget)?;
+            plan_bytes += plan.bytes();
         }
         let plans = &self.plan_pool[..self.plans];
         self.interior = system.interior().len() as u64;
@@ -977,10 +974,11 @@ fn run(
         .collect();
     work.f64.reserve(plans.len());
     work.wide.reserve(plans.len());
-    // A pass in `Wide` after one in `f64` keeps the latter's buffers.
-    // Each number type's backward passes share their buffers: one type's
-    // most counts beside the other's components.
-    let kept = all_wide as usize * work.f64.bytes(plans.len());
+    // The plans are kept throughout; a pass in `Wide` after one in `f64`
+    // keeps the latter's buffers. Each number type's backward passes share
+    // their buffers: one type's most counts beside the other's components.
+    let kept = plans.iter().map(Plan::bytes).sum::<usize>()
+        + all_wide as usize * work.f64.bytes(plans.len());
     let (mut f64s, mut wides) = (Held { kept, backward: 0 }, Held::default());
     for (c, plan) in plans.iter().enumerate() {
         let keys = &mut work.keys;
@@ -1193,7 +1191,10 @@ fn run_total_f64(
 ) -> Result<(), Failure> {
     let buffers = &mut work.f64;
     buffers.reserve(plans.len());
-    let mut held = Held::default();
+    let mut held = Held {
+        kept: plans.iter().map(Plan::bytes).sum(),
+        backward: 0,
+    };
     for (c, plan) in plans.iter().enumerate() {
         buffers.forward(c, plan, system, &mut work.keys, budget, &mut held)?;
     }

@@ -80,7 +80,7 @@ use crate::board::{Board, Contradiction, Forced, Value};
 use crate::budget::{bytes, Budget, OverBudget};
 use crate::constraints::{remaining_mines, Component, System};
 use crate::elimination::STATES_BEFORE_MEMORY_CHECKS;
-use crate::elimination::{choose_order, successor_key, LayerStates, Local, Slot};
+use crate::elimination::{choose_order, ordering, successor_key, LayerStates, Local, Slot};
 use crate::methods::MethodError;
 
 mod sat;
@@ -185,7 +185,9 @@ pub fn find_within(
     let mut orders = Vec::with_capacity(components.len());
     for component in &components {
         scratch.local.localise(component);
-        let (order, cost) = choose_order(&system, component, &scratch.local);
+        let what = || ordering(&system, component);
+        budget.check_time(what)?;
+        let (order, cost) = choose_order(&system, component, &scratch.local, budget, &what)?;
         if cost.widest_layer > limits.widest_layer || cost.states > limits.states {
             profile.sat = true;
             profile.largest_component = components.iter().map(|c| c.vars.len()).max().unwrap_or(0);
