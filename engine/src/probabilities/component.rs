@@ -183,8 +183,10 @@ impl Plan {
     /// hold at most `give_up` states: the sum over its layers of the
     /// product, over the equations open after the step, of the values
     /// their partial sums can take (an upper bound). Past `give_up` it
-    /// stops, returning false, and the plan is left half built. Reads the
-    /// clock through `scratch`'s ticks.
+    /// stops, returning false, and the plan is left half built; so it does
+    /// when its steps would not fit the memory budget, unless `give_up` is
+    /// infinite (the last order tried: then the position is refused).
+    /// Reads the clock through `scratch`'s ticks.
     fn build(
         &mut self,
         system: &System,
@@ -259,13 +261,25 @@ impl Plan {
         slots.clear();
         let slot_start = &mut self.slot_start;
         slot_start.clear();
-        budget.reserve(slot_start, groups + 1, held, what)?;
-        let others = held + bytes(cells) + bytes(group_start) + bytes(slot_start);
+        // An order tried before the last one whose steps do not fit the
+        // memory budget is given up like one estimated too large.
+        let tried = |refused: OverBudget| match give_up.is_finite() {
+            true => Ok(false),
+            false => Err(refused),
+        };
+        let around = held + bytes(cells) + bytes(group_start);
+        if let Err(refused) = budget.reserve(slot_start, groups + 1, around, what) {
+            return tried(refused);
+        }
+        let others = around + bytes(slot_start);
         for g in 0..groups {
             slot_start.push(slots.len() as u32);
             let size = (group_start[g + 1] - group_start[g]) as u8;
             let eqs = system.equations_of(cells[group_start[g] as usize]);
-            budget.reserve(slots, scratch.active.len() + eqs.len(), others, what)?;
+            let more = scratch.active.len() + eqs.len();
+            if let Err(refused) = budget.reserve(slots, more, others, what) {
+                return tried(refused);
+            }
             let local_eq = &scratch.local.eq;
             // Mark the group's equations (stamp g + 1).
             for &e in eqs {
