@@ -461,6 +461,41 @@ fn hypotheses_keep_within_their_memory_budget() {
     );
 }
 
+/// The complete analysis's SAT path (taken here on lattices the
+/// programme could decide, its limits lowered) checks an estimate of the
+/// solver's clauses, learnt ones included, against the memory budget
+/// before it builds them; the most heap it then holds stays within that
+/// estimate, plus what is held before the check (the equations and the
+/// orders), measured under a budget of one byte.
+#[test]
+fn the_sat_path_keeps_within_its_memory_estimate() {
+    let limits = hypotheses::ProgrammeLimits {
+        widest_layer: 1.0,
+        states: 1.0,
+    };
+    for (h, w, seed) in [(9, 9, 7), (15, 15, 7), (21, 21, 7), (31, 31, 7), (15, 120, 7)] {
+        let board = lattice(h, w, seed);
+        let peak = Peak::start();
+        let refused =
+            hypotheses::find_within(&board, &Budget::new(None, 1), limits, &mut Vec::new());
+        let before = peak.bytes();
+        let estimate = match refused {
+            Err(MethodError::OverBudget(e)) => e.estimate.expect("a memory refusal"),
+            other => panic!("{h}×{w} under one byte: {:?}", other.err()),
+        };
+        let peak = Peak::start();
+        let profile =
+            hypotheses::find_within(&board, &Budget::unlimited(), limits, &mut Vec::new())
+                .unwrap_or_else(|e| panic!("{h}×{w}: {e}"));
+        let held = peak.bytes();
+        assert!(profile.sat, "{h}×{w} did not take the SAT path");
+        assert!(
+            held <= estimate + before,
+            "{h}×{w} (seed {seed}) held {held} bytes, estimated {estimate} (+{before} before)"
+        );
+    }
+}
+
 /// Ordering a frontier component as wide as a large board (choosing and
 /// estimating its elimination orders) takes seconds; the count and the
 /// complete analysis read the clock while they order it, so under a

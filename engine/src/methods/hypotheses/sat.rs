@@ -68,6 +68,9 @@ use batsat::{lbool, Lit, Solver, SolverOpts, Var};
 /// watches), for the memory estimate.
 const BYTES_PER_LITERAL: usize = 4;
 const BYTES_PER_CLAUSE: usize = 48;
+/// Bytes the solver takes whatever the instance: batsat's clause arena
+/// starts with room for 2^20 32-bit words.
+const SOLVER_START_BYTES: usize = 4 << 20;
 
 /// Decides every closed cell of `system` (see the module doc): pushes the
 /// forced ones to `out`, in no particular order.
@@ -475,7 +478,9 @@ impl Instance {
 /// What the clause database will take, before it is built: the
 /// equations' subset clauses and the totalizer's (each node of `a + b`
 /// leaves, capped at `c` outputs, adds about `2 (a + 1)(b + 1)` clauses of
-/// up to three literals).
+/// up to three literals), twice over for the learnt clauses, and the
+/// solver's fixed start (`tests/suite/bounds.rs` checks the most heap the
+/// path holds against it).
 fn estimated_bytes(system: &System, remaining: Option<u32>) -> usize {
     fn binomial(n: usize, k: usize) -> usize {
         (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
@@ -510,5 +515,5 @@ fn estimated_bytes(system: &System, remaining: Option<u32>) -> usize {
     let problem = clauses
         .saturating_mul(BYTES_PER_CLAUSE)
         .saturating_add(literals.saturating_mul(BYTES_PER_LITERAL));
-    problem.saturating_mul(2)
+    problem.saturating_mul(2).saturating_add(SOLVER_START_BYTES)
 }
