@@ -64,9 +64,9 @@ CALLS = {
 
 # One board each, seconds of work (lattices: numbers on every other cell
 # of every other row, a frontier as wide as the board). Small boards first
-# run on the calling thread, then move to the pool; the 600×600 board
-# (bands of lattice 8 rows high: a count past the 10 s budget) goes to the
-# pool at once.
+# run on the calling thread, then move to the pool; the 600×600 boards
+# (bands of lattice 8 rows high: a count past the 10 s budget; or one
+# lattice, whose order alone takes seconds) go to the pool at once.
 HARD = "board, mines = lattice({}, {}, {}, 1{})"
 ONE_BOARD = {
     "probabilities": (HARD.format(22, 22, 0.37, ""), "sapper.probabilities(board, mines)"),
@@ -75,6 +75,9 @@ ONE_BOARD = {
     "count_layouts": (HARD.format(23, 40, 0.3, ""), "sapper.count_layouts(board, mines)"),
     "analyse": (HARD.format(40, 40, 0.37, ""), "sapper.analyse(board, mines)"),
     "analyse_huge": (HARD.format(600, 600, 0.3, ", band=8"), "sapper.analyse(board, mines)"),
+    # One component as wide as the board: choosing its order takes seconds.
+    "probabilities_wide": (HARD.format(600, 600, 0.3, ""), "sapper.probabilities(board, mines)"),
+    "analyse_wide": (HARD.format(600, 600, 0.3, ""), "sapper.analyse(board, mines)"),
     "next_move": (HARD.format(40, 40, 0.37, ""), "sapper.next_move(board, mines)"),
     "cal_probability_onboard": (HARD.format(22, 22, 0.37, ""),
                                 "sapper.compat.cal_probability_onboard(board, mines)"),
