@@ -207,6 +207,7 @@ impl Budget {
     /// old block is counted too (a reallocation may copy), unless it is
     /// empty (then the old block is given back first). `what` names the
     /// work.
+    #[inline]
     pub fn reserve<T>(
         &self,
         v: &mut Vec<T>,
@@ -214,10 +215,22 @@ impl Budget {
         held: usize,
         what: impl FnOnce() -> String,
     ) -> Result<(), OverBudget> {
-        let need = v.len().saturating_add(extra);
-        if need <= v.capacity() {
-            return Ok(());
+        match v.len().saturating_add(extra) <= v.capacity() {
+            true => Ok(()),
+            false => self.grow(v, extra, held, what),
         }
+    }
+
+    /// [`Budget::reserve`] when `v` must grow.
+    #[cold]
+    fn grow<T>(
+        &self,
+        v: &mut Vec<T>,
+        extra: usize,
+        held: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<(), OverBudget> {
+        let need = v.len().saturating_add(extra);
         if v.is_empty() {
             // Nothing to move: the old block is given back first.
             *v = Vec::new();

@@ -473,7 +473,13 @@ fn the_sat_path_keeps_within_its_memory_estimate() {
         widest_layer: 1.0,
         states: 1.0,
     };
-    for (h, w, seed) in [(9, 9, 7), (15, 15, 7), (21, 21, 7), (31, 31, 7), (15, 120, 7)] {
+    for (h, w, seed) in [
+        (9, 9, 7),
+        (15, 15, 7),
+        (21, 21, 7),
+        (31, 31, 7),
+        (15, 120, 7),
+    ] {
         let board = lattice(h, w, seed);
         let peak = Peak::start();
         let refused =

@@ -226,6 +226,7 @@ impl Plan {
         let groups = scratch.group_len.len();
         let group_start = &mut self.group_start;
         group_start.clear();
+        group_start.reserve(groups + 1);
         let mut at = 0u32;
         group_start.push(0);
         for len in &mut scratch.group_len {
@@ -272,6 +273,11 @@ impl Plan {
             return tried(refused);
         }
         let others = around + bytes(slot_start);
+        // Room for a few slots a step at once: most steps touch two to
+        // four equations.
+        if let Err(refused) = budget.reserve(slots, 4 * groups, others, what) {
+            return tried(refused);
+        }
         for g in 0..groups {
             slot_start.push(slots.len() as u32);
             let size = (group_start[g + 1] - group_start[g]) as u8;
