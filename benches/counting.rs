@@ -48,6 +48,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// What `--help` prints (the module doc says what each option does).
+const USAGE: &str = "usage: cargo bench --bench counting -- [--file F] [--rounds N] \
+[--layouts] [--in-a-row | --changed [--whole]] [--check FILE]
+The exact count per position, one thread, warm: the median and slowest position's \
+time and the total (see the top of benches/counting.rs).";
+
 fn main() {
     let mut file =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/data/expert-midgame-300.txt");
@@ -72,7 +78,11 @@ fn main() {
             "--check" => check = Some(args.next().expect("--check FILE").into()),
             // What `cargo bench` passes.
             "--bench" => {}
-            other => panic!("unknown argument {other}"),
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                return;
+            }
+            other => panic!("unknown argument {other}\n{USAGE}"),
         }
     }
     assert!(
