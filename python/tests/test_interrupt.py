@@ -130,7 +130,9 @@ def test_a_call_too_long_for_the_calling_thread_answers_from_the_pool():
     assert sorted(a["mines"]) == sorted(map(list, zip(*np.nonzero(p == 1))))
     m = sapper.next_move(board, mines)
     assert m["open"] and all(p[r, c] == 0 for r, c in m["open"])
-    small, small_mines = lattice(16, 30, 0.3, 1)
+    # Its exact count takes about 0.25 s here (16×30 took 0.045-0.09 s:
+    # at times done before the move).
+    small, small_mines = lattice(20, 30, 0.3, 1)
     t0 = time.perf_counter()
     assert sapper.count_layouts(small, small_mines) > 0
     assert time.perf_counter() - t0 > 0.05

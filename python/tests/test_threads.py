@@ -29,9 +29,10 @@ def progress_during(call):
 
 
 def test_other_threads_run_during_probabilities_many():
-    # Enough boards for a call of well over 0.05 s in the machine's fast
-    # phases too (about 10 µs a board, on every core).
-    boards = expert_positions(seed=9, count=100) * 80
+    # Enough boards for a call of well over 0.05 s on a fast machine too
+    # (8,000 boards took 0.07-0.09 s on one; about 10 µs a board, on every
+    # core).
+    boards = expert_positions(seed=9, count=100) * 200
     count, seconds = progress_during(lambda: sapper.probabilities_many(boards, mines=99))
     assert seconds > 0.05
     assert count > 1000, (count, seconds)
