@@ -6,7 +6,9 @@
 #      on PATH, against ms_toollib and brute force;
 #   3. Browser: the `sapper serve` page in headless Chromium
 #      (tests/web/test.sh: installs Debian's chromium and chromium-driver
-#      when they are missing, a venv in target/webenv).
+#      when they are missing, a venv in target/webenv). It drives the
+#      `sapper` binary step 1 built (optimised, with debug assertions),
+#      so a fresh run makes no second, release build of it.
 # Each part runs even if an earlier one failed; the exit status is the
 # first failure's. Arguments are passed to `cargo test`.
 set -uo pipefail
@@ -23,6 +25,33 @@ run() {
 }
 
 run cargo test --workspace "$@"
+
+# The binary the Rust tests ran, from cargo's own report of what it built
+# (the arguments before any `--`); none when those tests built no CLI.
+cargo_args=()
+for a in "$@"; do
+    [ "$a" = "--" ] && break
+    cargo_args+=("$a")
+done
+bin="$(cargo test --workspace --no-run --message-format=json "${cargo_args[@]}" 2>/dev/null |
+    python3 -c '
+import json, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    t = m.get("target", {})
+    if (m.get("reason") == "compiler-artifact" and t.get("name") == "sapper"
+            and "bin" in t.get("kind", []) and not m["profile"]["test"]
+            and m.get("executable")):
+        print(m["executable"])
+')" || bin=""
+
 run bash python/test.sh
-run bash tests/web/test.sh
+if [ -n "${SAPPER_BIN:-}" ] || [ -z "$bin" ]; then
+    run bash tests/web/test.sh
+else
+    run env SAPPER_BIN="$bin" bash tests/web/test.sh
+fi
 exit "$status"

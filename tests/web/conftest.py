@@ -21,8 +21,9 @@ SCREENSHOTS = ROOT / "target" / "screenshots"
 
 
 def sapper_binary() -> Path:
-    """The release binary: $SAPPER_BIN, else target/release/sapper (under
-    $CARGO_TARGET_DIR when set)."""
+    """The binary under test: $SAPPER_BIN (./test.sh names the one
+    `cargo test` built), else the release binary target/release/sapper
+    (under $CARGO_TARGET_DIR when set)."""
     if os.environ.get("SAPPER_BIN"):
         return Path(os.environ["SAPPER_BIN"])
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))

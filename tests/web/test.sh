@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Browser tests of `sapper serve`: installs what is missing (Debian's
 # chromium and chromium-driver, a venv with selenium and pytest under
-# target/webenv), builds the release binary and runs tests/web with pytest.
+# target/webenv), builds the release binary unless $SAPPER_BIN names the
+# binary to test (./test.sh passes the one `cargo test` built), and runs
+# tests/web with pytest.
 # Screenshots go to target/screenshots/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,5 +21,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium, pyte
     "$venv/bin/pip" install -q --disable-pip-version-check selenium pytest
 fi
 
-cargo build --release
+if [ -z "${SAPPER_BIN:-}" ]; then
+    cargo build --release
+fi
 PYTHONDONTWRITEBYTECODE=1 exec "$venv/bin/python" -m pytest -p no:cacheprovider -v tests/web "$@"
