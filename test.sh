@@ -8,7 +8,8 @@
 #      (tests/web/test.sh: installs Debian's chromium and chromium-driver
 #      when they are missing, a venv in target/webenv). It drives the
 #      `sapper` binary step 1 built (optimised, with debug assertions),
-#      so a fresh run makes no second, release build of it.
+#      so a fresh run makes no second, release build of it, and they run
+#      beside step 2, their output shown after it.
 # Each part runs even if an earlier one failed; the exit status is the
 # first failure's. Arguments are passed to `cargo test`.
 set -uo pipefail
@@ -48,10 +49,26 @@ for line in sys.stdin:
         print(m["executable"])
 ')" || bin=""
 
-run bash python/test.sh
+# With that binary, the browser tests need no build: they run beside the
+# Python part (which builds the wheel), their output kept and shown after.
 if [ -n "${SAPPER_BIN:-}" ] || [ -z "$bin" ]; then
+    run bash python/test.sh
     run bash tests/web/test.sh
 else
-    run env SAPPER_BIN="$bin" bash tests/web/test.sh
+    web_log="$(mktemp)"
+    trap 'rm -f "$web_log"' EXIT
+    # A session of its own, so that Ctrl-C (which a background job of a
+    # script ignores) stops it with its server and browser.
+    SAPPER_BIN="$bin" setsid bash tests/web/test.sh >"$web_log" 2>&1 &
+    web=$!
+    trap 'kill -TERM -- -"$web" 2>/dev/null; exit 130' INT TERM
+    run bash python/test.sh
+    wait "$web"
+    web_status=$?
+    echo "== SAPPER_BIN=$bin bash tests/web/test.sh (run beside the Python part)"
+    cat "$web_log"
+    if [ "$web_status" -ne 0 ] && [ "$status" -eq 0 ]; then
+        status=$web_status
+    fi
 fi
 exit "$status"
