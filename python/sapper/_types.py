@@ -169,8 +169,9 @@ class Replay(TypedDict):
 
 
 class Proof(TypedDict):
-    """The one or two numbers whose equations force a cell, and the window
-    they see as text (``S``/``M`` the cell proven safe/a mine)."""
+    """The one or two numbers whose equations force a move's cells, and the
+    window they see as text (``S``/``M`` a cell proven safe/a mine: the one
+    opened or flagged, or every cell a chord opens)."""
 
     foci: List[Cell]
     pattern: List[str]

@@ -152,6 +152,134 @@ fn every_click_judged_safe_is_proven_safe_by_the_methods_alone() {
     assert!(checked > 2000, "{checked}");
 }
 
+/// Every proof a review names, read back from its own text and checked by
+/// enumeration, with no engine code: in every layout of the window's closed
+/// cells (`?`, and the proven `S`, `M`) that gives each focus its number
+/// beside the known mines (`F`), the `S` cells are safe and the `M` cells
+/// mines, and some layout fits. The marked cells are the ones the move
+/// opened or flagged; the window's numbers are the position's; its known
+/// mines and safe cells (`*`) are those of the game's layout.
+#[test]
+fn every_proof_in_a_real_games_review_is_forced_by_its_own_pattern() {
+    let engine = Engine::new().unwrap();
+    let (mut proofs, mut chords) = (0, 0);
+    for (rel, _) in by_ms_toollib() {
+        let layout = read_replay(&repo().join("tests/data/replays").join(&rel))
+            .unwrap()
+            .mines;
+        let r = review(&engine, &rel);
+        for j in &r.verdicts.moves {
+            let Some(proof) = &j.proof else { continue };
+            let grid = j.position.grid;
+            let at = |r: usize, c: usize| grid.index(r, c);
+            let top = proof
+                .foci
+                .iter()
+                .map(|f| f.row)
+                .min()
+                .unwrap()
+                .saturating_sub(1);
+            let left = proof
+                .foci
+                .iter()
+                .map(|f| f.col)
+                .min()
+                .unwrap()
+                .saturating_sub(1);
+            let char_at = |r: usize, c: usize| -> char {
+                let Some(row) = r.checked_sub(top).and_then(|k| proof.pattern.get(k)) else {
+                    return ' ';
+                };
+                c.checked_sub(left)
+                    .and_then(|k| row.chars().nth(2 * k))
+                    .unwrap_or(' ')
+            };
+            let window: Vec<(usize, usize, char)> = (top..top + proof.pattern.len())
+                .flat_map(|r| (left..grid.w).map(move |c| (r, c)))
+                .map(|(r, c)| (r, c, char_at(r, c)))
+                .filter(|&(_, _, ch)| ch != ' ')
+                .collect();
+            let marked: Vec<u32> = window
+                .iter()
+                .filter(|w| matches!(w.2, 'S' | 'M'))
+                .map(|&(r, c, _)| at(r, c))
+                .collect();
+            let mut want = if j.kind == MoveKind::Chord || j.kind == MoveKind::Open {
+                opened(j)
+            } else {
+                vec![at(j.cell.row, j.cell.col)]
+            };
+            want.sort_unstable();
+            assert_eq!(marked, want, "{rel}: move at {} {proof:?}", j.cell);
+            for &(r, c, ch) in &window {
+                let i = at(r, c) as usize;
+                match ch {
+                    'F' => assert!(layout[i], "{rel}: F at ({r},{c}) is not a mine"),
+                    '*' => assert!(!layout[i], "{rel}: * at ({r},{c}) is a mine"),
+                    '?' | 'S' | 'M' => assert_eq!(view(&j.position).cells[i], Cell::Unknown),
+                    '.' => assert_eq!(j.position.cells[i], Cell::Revealed(0)),
+                    d => assert_eq!(
+                        j.position.cells[i],
+                        Cell::Revealed(d.to_digit(10).unwrap() as u8),
+                        "{rel}"
+                    ),
+                }
+            }
+            let closed: Vec<&(usize, usize, char)> = window
+                .iter()
+                .filter(|w| matches!(w.2, '?' | 'S' | 'M'))
+                .collect();
+            assert!(closed.len() <= 16, "{rel}: {proof:?}");
+            let mut fits_any = false;
+            for mask in 0u32..1 << closed.len() {
+                let mine_at = |r: usize, c: usize| match char_at(r, c) {
+                    'F' => true,
+                    '?' | 'S' | 'M' => {
+                        let k = closed.iter().position(|w| (w.0, w.1) == (r, c)).unwrap();
+                        mask >> k & 1 == 1
+                    }
+                    _ => false,
+                };
+                let fits = proof.foci.iter().all(|f| {
+                    let Cell::Revealed(v) = j.position.cells[at(f.row, f.col) as usize] else {
+                        panic!("{rel}: a focus is not a number");
+                    };
+                    let around = grid.neighbours(at(f.row, f.col));
+                    let mines = around
+                        .iter()
+                        .filter(|&&n| {
+                            let (r, c) = grid.rc(n);
+                            mine_at(r, c)
+                        })
+                        .count();
+                    mines == usize::from(v)
+                });
+                if !fits {
+                    continue;
+                }
+                fits_any = true;
+                for (k, w) in closed.iter().enumerate() {
+                    let mine = mask >> k & 1 == 1;
+                    assert!(
+                        (w.2 != 'S' || !mine) && (w.2 != 'M' || mine),
+                        "{rel}: move at {}: {proof:?} allows ({},{}) otherwise",
+                        j.cell,
+                        w.0,
+                        w.1
+                    );
+                }
+            }
+            assert!(fits_any, "{rel}: no layout fits {proof:?}");
+            proofs += 1;
+            chords += usize::from(j.kind == MoveKind::Chord && want.len() > 1);
+        }
+    }
+    assert!(
+        proofs > 1000 && chords > 300,
+        "{proofs} proofs, {chords} of chords"
+    );
+}
+
 #[test]
 fn every_guess_has_the_independent_counts_probability() {
     let engine = Engine::new().unwrap();

@@ -24,12 +24,13 @@ use serde::Serialize;
 /// The numbers that force a cell, and the window they see.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Proof {
-    /// The revealed numbers whose equations force the cell (one or two).
+    /// The revealed numbers whose equations force the cells (one or two).
     pub foci: Vec<RowCol>,
     /// The window around them, a row of text each: `?` closed, `F` a mine
     /// known at that point, `*` a cell known safe, `.` a revealed 0, a
-    /// digit a number, a blank a cell neither number sees, `S` or `M` the
-    /// cell proven (safe, or a mine).
+    /// digit a number, a blank a cell neither number sees, `S` or `M` a
+    /// cell proven (safe, or a mine: the one flagged or opened, or every
+    /// cell a chord opens).
     pub pattern: Vec<String>,
     /// The pattern's name: the numbers as they show, `1-2` for a pair.
     pub name: String,
@@ -52,24 +53,43 @@ impl Proof {
 /// with the pattern they make; `None` when no number or pair does (a
 /// method's deduction, or one of a larger rule).
 pub fn find(board: &Board, cell: u32, value: Value) -> Option<Proof> {
+    find_all(board, &[cell], value)
+}
+
+/// The one or two numbers of `board` that alone force every cell of
+/// `cells` to `value` (a chord's cells: usually the chorded number, once
+/// its mines are known), with the pattern they make, each of those cells
+/// marked; `None` when `cells` is empty or no number or pair forces them
+/// all.
+pub fn find_all(board: &Board, cells: &[u32], value: Value) -> Option<Proof> {
     let grid = board.grid();
+    let &first = cells.first()?;
     let around: Vec<u32> = grid
-        .neighbours(cell)
+        .neighbours(first)
         .iter()
         .copied()
         .filter(|&n| board.effective(n).is_some())
         .collect();
+    let sees = |n: u32, c: u32| grid.neighbours(n).contains(&c);
     for &n in &around {
-        if single(board, n, cell) == Some(value) {
-            return Some(proof(board, &[n], cell, value));
+        if cells
+            .iter()
+            .all(|&c| sees(n, c) && single(board, n, c) == Some(value))
+        {
+            return Some(proof(board, &[n], cells, value));
         }
     }
     for &n in &around {
         for m in within_two(grid, n) {
-            if m != n && board.effective(m).is_some() && pair(board, n, m, cell) == Some(value) {
+            if m == n || board.effective(m).is_none() {
+                continue;
+            }
+            // A cell the second number alone sees is in its group `C`.
+            let says = |c: u32| pair(board, n, m, c).or_else(|| pair(board, m, n, c));
+            if cells.iter().all(|&c| says(c) == Some(value)) {
                 let mut foci = [n, m];
                 foci.sort_unstable();
-                return Some(proof(board, &foci, cell, value));
+                return Some(proof(board, &foci, cells, value));
             }
         }
     }
@@ -135,8 +155,8 @@ fn pair(board: &Board, n: u32, m: u32, cell: u32) -> Option<Value> {
     }
 }
 
-/// The proof of `cell` by `foci`: the window they see, as text.
-fn proof(board: &Board, foci: &[u32], cell: u32, value: Value) -> Proof {
+/// The proof of `cells` by `foci`: the window they see, as text.
+fn proof(board: &Board, foci: &[u32], cells: &[u32], value: Value) -> Proof {
     let grid = board.grid();
     let rc: Vec<(usize, usize)> = foci.iter().map(|&f| grid.rc(f)).collect();
     let top = rc.iter().map(|p| p.0).min().unwrap_or(0).saturating_sub(1);
@@ -153,7 +173,7 @@ fn proof(board: &Board, foci: &[u32], cell: u32, value: Value) -> Proof {
             let row: Vec<String> = (left..=right)
                 .map(|c| {
                     let i = grid.index(r, c);
-                    let ch = if i == cell {
+                    let ch = if cells.contains(&i) {
                         if value == Value::Safe {
                             'S'
                         } else {
@@ -227,12 +247,36 @@ mod tests {
         );
     }
 
+    /// A chord's cells are proven together by the chorded number once its
+    /// mine is known; cells two numbers force on both sides of a pair are
+    /// proven together by the pair; cells no one number or pair forces
+    /// together have no proof.
+    #[test]
+    fn a_chords_cells_are_proven_by_one_pattern() {
+        let board = board_from_picture(&["?F??", "?1??", "????"], None);
+        let chord: Vec<u32> = [0, 2, 4, 6, 8, 9, 10].into();
+        let p = find_all(&board, &chord, Value::Safe).expect("the 1 sees its mine");
+        assert_eq!(p.describe(), "the 1 at (1,1)");
+        assert_eq!(p.pattern, ["S F S", "S 1 S", "S S S"]);
+
+        // Under the 1-2-1 both corners are mines, but each by another
+        // pair: the far corner by the 1-2, the near one by the 2-1.
+        let board = board_from_picture(&["???", "121", "..."], Some(2));
+        let corners = find_all(&board, &[0, 2], Value::Mine);
+        assert!(corners.is_none(), "{corners:?}");
+        let p = find_all(&board, &[0], Value::Mine).expect("the 2-1 pair");
+        assert_eq!(p.describe(), "the 2-1 pattern at (1,1) and (1,2)");
+        assert!(find_all(&board, &[], Value::Safe).is_none());
+    }
+
     /// Against enumeration: on random small boards, whatever a number or a
-    /// pair is found to force holds in every layout those numbers allow.
+    /// pair is found to force — one cell, or every closed neighbour of a
+    /// number together (what a chord opens) — holds in every layout those
+    /// numbers allow.
     #[test]
     fn every_pattern_found_is_forced_by_its_own_numbers() {
         let mut rng = crate::test_rng::TestRng::new(11);
-        let mut found = 0;
+        let (mut found, mut found_together) = (0, 0);
         for _ in 0..3000 {
             let (h, w) = (2 + rng.below(4), 2 + rng.below(4));
             let grid = Grid::new(h, w);
@@ -252,12 +296,20 @@ mod tests {
             if board.unknown_count() > 12 {
                 continue;
             }
-            for cell in 0..grid.len() as u32 {
+            let mut sets: Vec<Vec<u32>> = (0..grid.len() as u32).map(|c| vec![c]).collect();
+            for n in 0..grid.len() as u32 {
+                let closed: Vec<u32> = board.unknown_neighbours(n).collect();
+                if board.effective(n).is_some() && closed.len() > 1 {
+                    sets.push(closed);
+                }
+            }
+            for set in &sets {
                 for value in [Value::Safe, Value::Mine] {
-                    let Some(p) = find(&board, cell, value) else {
+                    let Some(p) = find_all(&board, set, value) else {
                         continue;
                     };
                     found += 1;
+                    found_together += usize::from(set.len() > 1);
                     let foci: Vec<u32> = p.foci.iter().map(|f| grid.index(f.row, f.col)).collect();
                     // Every layout of the closed cells that fits the foci.
                     let closed: Vec<u32> = (0..grid.len() as u32)
@@ -278,12 +330,21 @@ mod tests {
                                 == usize::from(v)
                         });
                         if fits {
-                            assert_eq!(is_mine(cell), value == Value::Mine, "{board:?} {p:?}");
+                            for &cell in set {
+                                assert_eq!(
+                                    is_mine(cell),
+                                    value == Value::Mine,
+                                    "{board:?} {set:?} {p:?}"
+                                );
+                            }
                         }
                     }
                 }
             }
         }
-        assert!(found > 500, "{found}");
+        assert!(
+            found > 500 && found_together > 100,
+            "{found} {found_together}"
+        );
     }
 }

@@ -264,7 +264,7 @@ pub fn judge(engine: &Engine, game: &PlayedGame, mines: &[bool]) -> Result<Verdi
                     p,
                     None,
                     Some(Why::Proven(source)),
-                    rule_proof(&know.board, know, cell, Value::Mine, source),
+                    rule_proof(&know.board, know, &[cell], Value::Mine, source),
                 ),
                 _ => judged_move(Verdict::UnprovenFlag, p, None, None, None),
             };
@@ -291,10 +291,7 @@ pub fn judge(engine: &Engine, game: &PlayedGame, mines: &[bool]) -> Result<Verdi
                     Source::Method(_) => 100,
                 })
                 .expect("a chord opens a cell");
-            let proof = match opens.as_slice() {
-                [one] => rule_proof(&know.board, know, *one, Value::Safe, source),
-                _ => None,
-            };
+            let proof = rule_proof(&know.board, know, &opens, Value::Safe, source);
             judged_move(Verdict::Safe, p, best, Some(Why::Proven(source)), proof)
         } else {
             let verdict = if hit { Verdict::Lost } else { Verdict::Guess };
@@ -359,13 +356,13 @@ fn any_mine(counter: &mut Counter, know: &Knowledge, cells: &[u32]) -> Result<f6
     }
 }
 
-/// The pattern of a rule's deduction of `cell` in `know`, on `board` (the
-/// position analysed, or a later one) with the cells the analysis had
-/// proven before it known.
+/// The pattern of a rule's deduction of `cells` (one, or the cells a chord
+/// opens) in `know`, on `board` (the position analysed, or a later one)
+/// with the cells the analysis had proven before the first of them known.
 fn rule_proof(
     board: &Board,
     know: &Knowledge,
-    cell: u32,
+    cells: &[u32],
     value: Value,
     source: Source,
 ) -> Option<Proof> {
@@ -374,7 +371,7 @@ fn rule_proof(
     }
     let mut board = board.clone();
     for d in &know.analysis.deductions {
-        if d.cell == cell {
+        if cells.contains(&d.cell) {
             break;
         }
         if board.cells()[d.cell as usize].is_unknown() {
@@ -387,7 +384,7 @@ fn rule_proof(
             );
         }
     }
-    proof::find(&board, cell, value)
+    proof::find_all(&board, cells, value)
 }
 
 /// `m` judged from `earlier`, the knowledge of an earlier position of the
@@ -428,15 +425,8 @@ fn still_proven(
         })?;
         (Verdict::Safe, 0.0, Some(0.0), Value::Safe, source)
     };
-    let proof = match (opens, verdict) {
-        ([one], Verdict::Safe) => {
-            rule_proof(&Board::from_position(view), earlier, *one, value, source)
-        }
-        ([], Verdict::ProvenMine) => {
-            rule_proof(&Board::from_position(view), earlier, cell, value, source)
-        }
-        _ => None,
-    };
+    let proven = if opens.is_empty() { &[cell][..] } else { opens };
+    let proof = rule_proof(&Board::from_position(view), earlier, proven, value, source);
     Some(JudgedMove {
         time_ms: m.time_ms,
         kind: m.kind,
