@@ -45,11 +45,21 @@ export function shortCount(exact, log10) {
   return { text, mantissa, exponent };
 }
 
-/** A probability for people: a percentage with three significant digits. */
+/**
+ * A probability for people: a percentage whose distance to the nearer end
+ * keeps three significant digits ("33.3%", "4.17%", "0.0134%", "99.9600%",
+ * "1.34e-18%"); "0%" and "100%" only when exact.
+ */
 export function pct(p) {
   const x = p * 100;
   if (x === 0 || x === 100) return `${x}%`;
-  return x >= 10 ? `${x.toFixed(1)}%` : x >= 1 ? `${x.toFixed(2)}%` : `${x.toPrecision(3)}%`;
+  // Three significant digits of the distance to the nearer end, so that
+  // only an exact 0 or 1 reads as 0% or 100% (the CLI's review writes
+  // the same: `percent` in src/cmd/review.rs).
+  const near = Math.min(x, 100 - x);
+  const decimals = near >= 10 ? 1 : near >= 1 ? 2 : 2 - Math.floor(Math.log10(near));
+  if (decimals <= 8) return `${x.toFixed(decimals)}%`;
+  return x < 50 ? `${x.toExponential(2)}%` : `(100 − ${(100 - x).toExponential(2)})%`;
 }
 
 /** The API's method names (`source` of a deduction) in words. */

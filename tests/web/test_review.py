@@ -5,6 +5,7 @@ words and each position's heat map against /api/probabilities."""
 
 import base64
 import json
+import math
 import subprocess
 
 from selenium.webdriver.common.by import By
@@ -30,11 +31,21 @@ def cell_name(rc):
 
 
 def pct(p):
-    """format.js's pct, written again: three significant digits."""
+    """format.js's pct, written again: three significant digits of the
+    distance to the nearer end (0 or 100%)."""
     x = p * 100
     if x in (0, 100):
         return f"{x:g}%"
-    return f"{x:.1f}%" if x >= 10 else f"{x:.2f}%" if x >= 1 else f"{x:.3g}%"
+    near = min(x, 100 - x)
+    decimals = 1 if near >= 10 else 2 if near >= 1 else 2 - math.floor(math.log10(near))
+    if decimals <= 8:
+        return f"{x:.{decimals}f}%"
+
+    def exp(v):  # JavaScript's toExponential(2): no padded exponent
+        m, e = f"{v:.2e}".split("e")
+        return f"{m}e{int(e)}"
+
+    return f"{exp(x)}%" if x < 50 else f"(100 − {exp(100 - x)})%"
 
 
 def open_review(browser, server, path):
