@@ -28,12 +28,14 @@ pub mod solve;
 pub mod synth;
 
 // What several of them share: flags, rulebases, fields, the heat map,
-// JSON lines, tables, work done in parallel and printed in order.
+// JSON lines, tables, work done in parallel and printed in order,
+// probabilities in words.
 pub mod args;
 pub mod fields;
 pub mod heatmap;
 pub mod json;
 pub mod ordered;
+pub mod percent;
 pub mod rulebase;
 pub mod table;
 

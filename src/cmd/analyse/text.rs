@@ -2,6 +2,7 @@
 //! `--probabilities` the grid of percentages.
 
 use super::heatmap::label;
+use crate::cmd::percent::percent;
 use sapper_engine::formats::position::write_position;
 use sapper_engine::report::{AnalysisReport, ProbabilityReport};
 use sapper_engine::{Board, Cell, Position, Source};
@@ -81,7 +82,7 @@ pub(super) fn probabilities(
         let what = if least == 0.0 {
             "proven safe".to_string()
         } else {
-            format!("mine probability {}", short(least))
+            format!("mine probability {}", percent(least))
         };
         let _ = write!(s, "safest ({what}):");
         for cell in report.safest.iter().take(10) {
@@ -108,16 +109,4 @@ pub(super) fn probabilities(
         }
     }
     s
-}
-
-/// A probability for people: a percentage with three significant digits.
-pub(super) fn short(p: f64) -> String {
-    let pct = p * 100.0;
-    if pct >= 10.0 {
-        format!("{pct:.1}%")
-    } else if pct >= 1.0 {
-        format!("{pct:.2}%")
-    } else {
-        format!("{pct:.3e}%")
-    }
 }
