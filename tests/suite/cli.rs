@@ -475,6 +475,23 @@ fn analyse_finds_the_forced_cells_of_a_one_two_one_along_a_wall() {
 }
 
 #[test]
+fn analyse_names_the_pattern_behind_each_rule_deduction() {
+    // one-two-one.txt: `?????` above `11211`. The 1-2 pair at (1,1) and
+    // (1,2) makes (0,0) safe: the 2 sees (0,1), (0,2), (0,3) and the 1
+    // sees (0,0), (0,1), (0,2), so the 2's mine beyond the 1 is (0,3) and
+    // the 1's is in (0,1), (0,2). Once (0,0) is safe, the 1 at (1,0) has
+    // one closed neighbour left, (0,1): a mine. A method's deduction keeps
+    // its method's name.
+    sapper(["analyse", "samples/positions/one-two-one.txt"])
+        .ok()
+        .stdout_has("(0,0) safe  by the rules: the 1-2 pattern at (1,1) and (1,2)\n")
+        .stdout_has("(0,1) mine  by the rules: the 1 at (1,0)\n");
+    sapper(["analyse", "samples/positions/guess.txt"])
+        .ok()
+        .stdout_has("(6,1) safe  by hypotheses\n");
+}
+
+#[test]
 fn analyse_gives_the_answers_documented_in_the_sample_positions() {
     // one-two-one.txt: `?????` above `11211` above `.....`.
     let samples = repo().join("samples/positions");

@@ -152,124 +152,143 @@ fn every_click_judged_safe_is_proven_safe_by_the_methods_alone() {
     assert!(checked > 2000, "{checked}");
 }
 
-/// Every proof a review names, read back from its own text and checked by
-/// enumeration, with no engine code: in every layout of the window's closed
-/// cells (`?`, and the proven `S`, `M`) that gives each focus its number
-/// beside the known mines (`F`), the `S` cells are safe and the `M` cells
-/// mines, and some layout fits. The marked cells are the ones the move
-/// opened or flagged; the window's numbers are the position's; its known
-/// mines and safe cells (`*`) are those of the game's layout.
+/// Checks `proof`, read back from its own text with no engine code, on
+/// `position` (the player's view, flags as closed cells) of a game whose
+/// mines are `layout`: in every layout of the window's closed cells (`?`,
+/// and the proven `S`, `M`) that gives each focus its number beside the
+/// known mines (`F`), the `S` cells are safe and the `M` cells mines, and
+/// some layout fits; the marked cells are `want` (sorted); the window's
+/// numbers are the position's, its known mines and safe cells (`*`) the
+/// layout's.
+fn check_proof(
+    what: &str,
+    proof: &sapper_engine::review::Proof,
+    position: &sapper_engine::Position,
+    layout: &[bool],
+    want: &[u32],
+) {
+    let grid = position.grid;
+    let at = |r: usize, c: usize| grid.index(r, c);
+    let top = proof
+        .foci
+        .iter()
+        .map(|f| f.row)
+        .min()
+        .unwrap()
+        .saturating_sub(1);
+    let left = proof
+        .foci
+        .iter()
+        .map(|f| f.col)
+        .min()
+        .unwrap()
+        .saturating_sub(1);
+    let char_at = |r: usize, c: usize| -> char {
+        let Some(row) = r.checked_sub(top).and_then(|k| proof.pattern.get(k)) else {
+            return ' ';
+        };
+        c.checked_sub(left)
+            .and_then(|k| row.chars().nth(2 * k))
+            .unwrap_or(' ')
+    };
+    let window: Vec<(usize, usize, char)> = (top..top + proof.pattern.len())
+        .flat_map(|r| (left..grid.w).map(move |c| (r, c)))
+        .map(|(r, c)| (r, c, char_at(r, c)))
+        .filter(|&(_, _, ch)| ch != ' ')
+        .collect();
+    let marked: Vec<u32> = window
+        .iter()
+        .filter(|w| matches!(w.2, 'S' | 'M'))
+        .map(|&(r, c, _)| at(r, c))
+        .collect();
+    assert_eq!(marked, want, "{what}: {proof:?}");
+    for &(r, c, ch) in &window {
+        let i = at(r, c) as usize;
+        match ch {
+            'F' => assert!(layout[i], "{what}: F at ({r},{c}) is not a mine"),
+            '*' => assert!(!layout[i], "{what}: * at ({r},{c}) is a mine"),
+            '?' | 'S' | 'M' => assert_eq!(position.cells[i], Cell::Unknown, "{what}"),
+            '.' => assert_eq!(position.cells[i], Cell::Revealed(0), "{what}"),
+            d => assert_eq!(
+                position.cells[i],
+                Cell::Revealed(d.to_digit(10).unwrap() as u8),
+                "{what}"
+            ),
+        }
+    }
+    let closed: Vec<&(usize, usize, char)> = window
+        .iter()
+        .filter(|w| matches!(w.2, '?' | 'S' | 'M'))
+        .collect();
+    assert!(closed.len() <= 16, "{what}: {proof:?}");
+    let mut fits_any = false;
+    for mask in 0u32..1 << closed.len() {
+        let mine_at = |r: usize, c: usize| match char_at(r, c) {
+            'F' => true,
+            '?' | 'S' | 'M' => {
+                let k = closed.iter().position(|w| (w.0, w.1) == (r, c)).unwrap();
+                mask >> k & 1 == 1
+            }
+            _ => false,
+        };
+        let fits = proof.foci.iter().all(|f| {
+            let Cell::Revealed(v) = position.cells[at(f.row, f.col) as usize] else {
+                panic!("{what}: a focus is not a number");
+            };
+            let around = grid.neighbours(at(f.row, f.col));
+            let mines = around
+                .iter()
+                .filter(|&&n| {
+                    let (r, c) = grid.rc(n);
+                    mine_at(r, c)
+                })
+                .count();
+            mines == usize::from(v)
+        });
+        if !fits {
+            continue;
+        }
+        fits_any = true;
+        for (k, w) in closed.iter().enumerate() {
+            let mine = mask >> k & 1 == 1;
+            assert!(
+                (w.2 != 'S' || !mine) && (w.2 != 'M' || mine),
+                "{what}: {proof:?} allows ({},{}) otherwise",
+                w.0,
+                w.1
+            );
+        }
+    }
+    assert!(fits_any, "{what}: no layout fits {proof:?}");
+}
+
+/// The mines of a replay's board.
+fn layout_of(rel: &str) -> Vec<bool> {
+    read_replay(&repo().join("tests/data/replays").join(rel))
+        .unwrap()
+        .mines
+}
+
+/// Every proof a review names holds by its own text ([`check_proof`]) and
+/// marks the cells the move opened or flagged.
 #[test]
 fn every_proof_in_a_real_games_review_is_forced_by_its_own_pattern() {
     let engine = Engine::new().unwrap();
     let (mut proofs, mut chords) = (0, 0);
     for (rel, _) in by_ms_toollib() {
-        let layout = read_replay(&repo().join("tests/data/replays").join(&rel))
-            .unwrap()
-            .mines;
+        let layout = layout_of(&rel);
         let r = review(&engine, &rel);
         for j in &r.verdicts.moves {
             let Some(proof) = &j.proof else { continue };
             let grid = j.position.grid;
-            let at = |r: usize, c: usize| grid.index(r, c);
-            let top = proof
-                .foci
-                .iter()
-                .map(|f| f.row)
-                .min()
-                .unwrap()
-                .saturating_sub(1);
-            let left = proof
-                .foci
-                .iter()
-                .map(|f| f.col)
-                .min()
-                .unwrap()
-                .saturating_sub(1);
-            let char_at = |r: usize, c: usize| -> char {
-                let Some(row) = r.checked_sub(top).and_then(|k| proof.pattern.get(k)) else {
-                    return ' ';
-                };
-                c.checked_sub(left)
-                    .and_then(|k| row.chars().nth(2 * k))
-                    .unwrap_or(' ')
-            };
-            let window: Vec<(usize, usize, char)> = (top..top + proof.pattern.len())
-                .flat_map(|r| (left..grid.w).map(move |c| (r, c)))
-                .map(|(r, c)| (r, c, char_at(r, c)))
-                .filter(|&(_, _, ch)| ch != ' ')
-                .collect();
-            let marked: Vec<u32> = window
-                .iter()
-                .filter(|w| matches!(w.2, 'S' | 'M'))
-                .map(|&(r, c, _)| at(r, c))
-                .collect();
             let mut want = if j.kind == MoveKind::Chord || j.kind == MoveKind::Open {
                 opened(j)
             } else {
-                vec![at(j.cell.row, j.cell.col)]
+                vec![grid.index(j.cell.row, j.cell.col)]
             };
             want.sort_unstable();
-            assert_eq!(marked, want, "{rel}: move at {} {proof:?}", j.cell);
-            for &(r, c, ch) in &window {
-                let i = at(r, c) as usize;
-                match ch {
-                    'F' => assert!(layout[i], "{rel}: F at ({r},{c}) is not a mine"),
-                    '*' => assert!(!layout[i], "{rel}: * at ({r},{c}) is a mine"),
-                    '?' | 'S' | 'M' => assert_eq!(view(&j.position).cells[i], Cell::Unknown),
-                    '.' => assert_eq!(j.position.cells[i], Cell::Revealed(0)),
-                    d => assert_eq!(
-                        j.position.cells[i],
-                        Cell::Revealed(d.to_digit(10).unwrap() as u8),
-                        "{rel}"
-                    ),
-                }
-            }
-            let closed: Vec<&(usize, usize, char)> = window
-                .iter()
-                .filter(|w| matches!(w.2, '?' | 'S' | 'M'))
-                .collect();
-            assert!(closed.len() <= 16, "{rel}: {proof:?}");
-            let mut fits_any = false;
-            for mask in 0u32..1 << closed.len() {
-                let mine_at = |r: usize, c: usize| match char_at(r, c) {
-                    'F' => true,
-                    '?' | 'S' | 'M' => {
-                        let k = closed.iter().position(|w| (w.0, w.1) == (r, c)).unwrap();
-                        mask >> k & 1 == 1
-                    }
-                    _ => false,
-                };
-                let fits = proof.foci.iter().all(|f| {
-                    let Cell::Revealed(v) = j.position.cells[at(f.row, f.col) as usize] else {
-                        panic!("{rel}: a focus is not a number");
-                    };
-                    let around = grid.neighbours(at(f.row, f.col));
-                    let mines = around
-                        .iter()
-                        .filter(|&&n| {
-                            let (r, c) = grid.rc(n);
-                            mine_at(r, c)
-                        })
-                        .count();
-                    mines == usize::from(v)
-                });
-                if !fits {
-                    continue;
-                }
-                fits_any = true;
-                for (k, w) in closed.iter().enumerate() {
-                    let mine = mask >> k & 1 == 1;
-                    assert!(
-                        (w.2 != 'S' || !mine) && (w.2 != 'M' || mine),
-                        "{rel}: move at {}: {proof:?} allows ({},{}) otherwise",
-                        j.cell,
-                        w.0,
-                        w.1
-                    );
-                }
-            }
-            assert!(fits_any, "{rel}: no layout fits {proof:?}");
+            let what = format!("{rel}: move at {}", j.cell);
+            check_proof(&what, proof, &view(&j.position), &layout, &want);
             proofs += 1;
             chords += usize::from(j.kind == MoveKind::Chord && want.len() > 1);
         }
@@ -277,6 +296,48 @@ fn every_proof_in_a_real_games_review_is_forced_by_its_own_pattern() {
     assert!(
         proofs > 1000 && chords > 300,
         "{proofs} proofs, {chords} of chords"
+    );
+}
+
+/// The patterns `sapper analyse` names for a rule's deductions
+/// (`review::proof::of_deductions`), on every third position a person saw in a
+/// real game, hold by their own text ([`check_proof`]), marking the cell
+/// alone; and every deduction of a rule of order 1 or 2 (the default
+/// rulebase's) has one.
+#[test]
+fn every_pattern_named_for_an_analysis_of_a_real_games_positions_holds() {
+    let engine = Engine::new().unwrap();
+    let (mut positions, mut proofs) = (0, 0);
+    for (rel, _) in by_ms_toollib() {
+        let layout = layout_of(&rel);
+        let r = review(&engine, &rel);
+        for j in r.verdicts.moves.iter().step_by(3) {
+            let position = view(&j.position);
+            let analysis = engine.analyse(&position).unwrap();
+            let board = Board::from_position(&position);
+            let named = sapper_engine::review::proof::of_deductions(&board, &analysis.deductions);
+            for (d, proof) in analysis.deductions.iter().zip(&named) {
+                let (r, c) = position.grid.rc(d.cell);
+                let what = format!("{rel}: ({r},{c}) {}", d.value);
+                match (d.source, proof) {
+                    (_, Some(proof)) => {
+                        assert!(matches!(d.source, sapper_engine::Source::Rule { .. }));
+                        check_proof(&what, proof, &position, &layout, &[d.cell]);
+                        assert_eq!(layout[d.cell as usize], d.value == Value::Mine);
+                        proofs += 1;
+                    }
+                    (sapper_engine::Source::Rule { order }, None) => {
+                        panic!("{what}: a rule of order {order} with no pattern")
+                    }
+                    _ => {}
+                }
+            }
+            positions += 1;
+        }
+    }
+    assert!(
+        positions > 1000 && proofs > 50000,
+        "{positions} positions, {proofs} patterns"
     );
 }
 

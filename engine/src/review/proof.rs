@@ -16,9 +16,10 @@
 //! rules of order 2 conclude. `v` is a number's effective value: the mines
 //! already known around it are taken off.
 
-use crate::board::{Board, Cell, Value};
+use crate::board::{Board, Cell, Source, Value};
 use crate::grid::Grid;
 use crate::report::RowCol;
+use crate::solver::Deduction;
 use serde::Serialize;
 
 /// The numbers that force a cell, and the window they see.
@@ -54,6 +55,32 @@ impl Proof {
 /// method's deduction, or one of a larger rule).
 pub fn find(board: &Board, cell: u32, value: Value) -> Option<Proof> {
     find_all(board, &[cell], value)
+}
+
+/// The pattern behind each of `deductions`, made in that order on
+/// `board` (an analysis of it: [`crate::Analysis::deductions`]): for a
+/// rule's deduction, the one or two numbers that force the cell once the
+/// cells proven before it are known; `None` for a method's, or one no
+/// number or pair forces (a rule of a higher order).
+pub fn of_deductions(board: &Board, deductions: &[Deduction]) -> Vec<Option<Proof>> {
+    let mut board = board.clone();
+    deductions
+        .iter()
+        .map(|d| {
+            let proof = match d.source {
+                Source::Rule { .. } => find(&board, d.cell, d.value),
+                Source::Method(_) => None,
+            };
+            board.set(
+                d.cell,
+                match d.value {
+                    Value::Safe => Cell::Safe,
+                    Value::Mine => Cell::Mine,
+                },
+            );
+            proof
+        })
+        .collect()
 }
 
 /// The one or two numbers of `board` that alone force every cell of

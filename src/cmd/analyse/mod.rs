@@ -15,8 +15,10 @@ use std::time::Instant;
 mod text;
 
 /// Find every forced cell of a position (what a player sees, no ground
-/// truth), each with the method that proved it; with --probabilities, also
-/// every closed cell's probability of being a mine.
+/// truth), each with the method that proved it (a rule's: the one number
+/// or pair of numbers that forces it, "the 1-2 pattern at (1,1) and
+/// (1,2)"); with --probabilities, also every closed cell's probability of
+/// being a mine.
 ///
 /// The analysis is a fixpoint: cells proven safe become known safe (no
 /// number is revealed), forced mines count as known, and the search goes on
@@ -266,7 +268,7 @@ fn analyse_one(
         let out = if args.json {
             json::line(&Named::new(shown, &report, None), 256)
         } else {
-            text::forced(shown, &report, &analysis.board).into_bytes()
+            text::forced(shown, position, &analysis, &report).into_bytes()
         };
         return Ok(Report { out, error: None });
     }

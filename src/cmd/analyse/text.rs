@@ -4,13 +4,33 @@
 use super::heatmap::label;
 use crate::cmd::percent::percent;
 use sapper_engine::formats::position::write_position;
-use sapper_engine::report::{AnalysisReport, ProbabilityReport};
-use sapper_engine::{Board, Cell, Position, Source};
+use sapper_engine::report::{AnalysisReport, ProbabilityReport, RowCol};
+use sapper_engine::review::proof;
+use sapper_engine::{Analysis, Board, Cell, Position, Source};
 use std::fmt::Write as _;
 
-/// The analysis in words: the forced cells and the position after it
-/// (`after`: proven-safe cells known safe, forced mines flagged).
-pub(super) fn forced(shown: &str, report: &AnalysisReport, after: &Board) -> String {
+/// The analysis of `position` in words: the forced cells, a rule's with the
+/// pattern that forces it once the cells listed before it in the
+/// analysis's order are known (a rule of a higher order: its order), and
+/// the position after it (proven-safe cells known safe, forced mines
+/// flagged).
+pub(super) fn forced(
+    shown: &str,
+    position: &Position,
+    analysis: &Analysis,
+    report: &AnalysisReport,
+) -> String {
+    let grid = position.grid;
+    let proofs = proof::of_deductions(&Board::from_position(position), &analysis.deductions);
+    // Each cell's deduction, by index: the report lists them in cell order.
+    let mut made = vec![u32::MAX; grid.len()];
+    for (k, d) in analysis.deductions.iter().enumerate() {
+        made[d.cell as usize] = k as u32;
+    }
+    let proof_of = |cell: RowCol| {
+        let k = made[grid.index(cell.row, cell.col) as usize];
+        proofs.get(k as usize)?.as_ref().map(|p| p.describe())
+    };
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -21,13 +41,16 @@ pub(super) fn forced(shown: &str, report: &AnalysisReport, after: &Board) -> Str
     );
     for d in &report.deductions {
         let by = match d.source {
-            Source::Rule { order } => format!("a rule of order {order}"),
+            Source::Rule { order } => match proof_of(d.cell) {
+                Some(pattern) => format!("the rules: {pattern}"),
+                None => format!("a rule of order {order}"),
+            },
             s => s.name().to_string(),
         };
         let _ = writeln!(s, "  {} {:<4}  by {by}", d.cell, d.value.to_string());
     }
     let _ = writeln!(s, "position after analysis (* proven safe, F mine):");
-    for line in write_position(&after.to_position()).lines() {
+    for line in write_position(&analysis.board.to_position()).lines() {
         let _ = writeln!(s, "  {line}");
     }
     s
