@@ -28,6 +28,16 @@ impl Cell {
     pub fn is_unknown(self) -> bool {
         matches!(self, Cell::Unknown)
     }
+
+    /// A closed cell once its value is known: [`Cell::Safe`] or
+    /// [`Cell::Mine`].
+    #[inline]
+    pub fn known(value: Value) -> Cell {
+        match value {
+            Value::Safe => Cell::Safe,
+            Value::Mine => Cell::Mine,
+        }
+    }
 }
 
 /// The value a deduction gives a closed cell.

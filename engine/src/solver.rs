@@ -300,13 +300,7 @@ impl Apply for MarkOnly {
         _source: Source,
         changed: &mut Vec<u32>,
     ) -> Result<(), SolveError> {
-        board.set(
-            f.cell,
-            match f.value {
-                Value::Safe => Cell::Safe,
-                Value::Mine => Cell::Mine,
-            },
-        );
+        board.set(f.cell, Cell::known(f.value));
         changed.push(f.cell);
         Ok(())
     }

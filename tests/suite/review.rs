@@ -7,7 +7,7 @@
 
 use crate::probabilities::backtracking;
 use crate::util::{repo, sapper};
-use sapper_engine::formats::replay::read_replay;
+use sapper_engine::formats::replay::{read_replay, Replay};
 use sapper_engine::review::{MoveKind, Review, Verdict, Why};
 use sapper_engine::{Board, Cell, Engine, Rules, Value};
 use serde_json::Value as Json;
@@ -31,11 +31,25 @@ fn by_ms_toollib() -> Vec<(String, Json)> {
 }
 
 fn review(engine: &Engine, rel: &str) -> Review {
+    read_and_review(engine, rel).1
+}
+
+/// The replay `rel` of `tests/data/replays` and its review.
+fn read_and_review(engine: &Engine, rel: &str) -> (Replay, Review) {
     let path = repo().join("tests/data/replays").join(rel);
     let replay = read_replay(&path).unwrap_or_else(|e| panic!("{e}"));
-    engine
+    let review = engine
         .review(&replay)
-        .unwrap_or_else(|e| panic!("{rel}: {e}"))
+        .unwrap_or_else(|e| panic!("{rel}: {e}"));
+    (replay, review)
+}
+
+/// Every replay ms_toollib reads: its name, its mines and its review.
+fn real_reviews(engine: &Engine) -> impl Iterator<Item = (String, Vec<bool>, Review)> + '_ {
+    by_ms_toollib().into_iter().map(|(rel, _)| {
+        let (replay, review) = read_and_review(engine, &rel);
+        (rel, replay.mines, review)
+    })
 }
 
 /// Within a relative 1e-9 (ms_toollib's floats are computed from the same
@@ -262,22 +276,13 @@ fn check_proof(
     assert!(fits_any, "{what}: no layout fits {proof:?}");
 }
 
-/// The mines of a replay's board.
-fn layout_of(rel: &str) -> Vec<bool> {
-    read_replay(&repo().join("tests/data/replays").join(rel))
-        .unwrap()
-        .mines
-}
-
 /// Every proof a review names holds by its own text ([`check_proof`]) and
 /// marks the cells the move opened or flagged.
 #[test]
 fn every_proof_in_a_real_games_review_is_forced_by_its_own_pattern() {
     let engine = Engine::new().unwrap();
     let (mut proofs, mut chords) = (0, 0);
-    for (rel, _) in by_ms_toollib() {
-        let layout = layout_of(&rel);
-        let r = review(&engine, &rel);
+    for (rel, layout, r) in real_reviews(&engine) {
         for j in &r.verdicts.moves {
             let Some(proof) = &j.proof else { continue };
             let grid = j.position.grid;
@@ -308,9 +313,7 @@ fn every_proof_in_a_real_games_review_is_forced_by_its_own_pattern() {
 fn every_pattern_named_for_an_analysis_of_a_real_games_positions_holds() {
     let engine = Engine::new().unwrap();
     let (mut positions, mut proofs) = (0, 0);
-    for (rel, _) in by_ms_toollib() {
-        let layout = layout_of(&rel);
-        let r = review(&engine, &rel);
+    for (rel, layout, r) in real_reviews(&engine) {
         for j in r.verdicts.moves.iter().step_by(3) {
             let position = view(&j.position);
             let analysis = engine.analyse(&position).unwrap();

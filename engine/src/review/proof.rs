@@ -71,13 +71,7 @@ pub fn of_deductions(board: &Board, deductions: &[Deduction]) -> Vec<Option<Proo
                 Source::Rule { .. } => find(&board, d.cell, d.value),
                 Source::Method(_) => None,
             };
-            board.set(
-                d.cell,
-                match d.value {
-                    Value::Safe => Cell::Safe,
-                    Value::Mine => Cell::Mine,
-                },
-            );
+            board.set(d.cell, Cell::known(d.value));
             proof
         })
         .collect()
@@ -108,12 +102,13 @@ pub fn find_all(board: &Board, cells: &[u32], value: Value) -> Option<Proof> {
     }
     for &n in &around {
         for m in within_two(grid, n) {
-            if m == n || board.effective(m).is_none() {
+            if m == n {
                 continue;
             }
-            // A cell the second number alone sees is in its group `C`.
-            let says = |c: u32| pair(board, n, m, c).or_else(|| pair(board, m, n, c));
-            if cells.iter().all(|&c| says(c) == Some(value)) {
+            let Some(pair) = Pair::new(board, n, m) else {
+                continue;
+            };
+            if cells.iter().all(|&c| pair.says(c) == Some(value)) {
                 let mut foci = [n, m];
                 foci.sort_unstable();
                 return Some(proof(board, &foci, cells, value));
@@ -147,38 +142,57 @@ fn single(board: &Board, n: u32, cell: u32) -> Option<Value> {
     }
 }
 
-/// What the pair of numbers `n`, `m` says of `cell` (a closed neighbour of
-/// `n`), by the counts of their three groups (module doc).
-fn pair(board: &Board, n: u32, m: u32, cell: u32) -> Option<Value> {
-    let (v1, _) = board.effective(n)?;
-    let (v2, _) = board.effective(m)?;
-    let of_n: Vec<u32> = board.unknown_neighbours(n).collect();
-    let of_m: Vec<u32> = board.unknown_neighbours(m).collect();
-    let shared = of_n.iter().filter(|c| of_m.contains(c)).count() as i32;
-    let (a_size, c_size) = (of_n.len() as i32 - shared, of_m.len() as i32 - shared);
-    let group = if !of_n.contains(&cell) {
-        return None;
-    } else if of_m.contains(&cell) {
-        1
-    } else {
-        0
-    };
-    // The count in the cell's group for every feasible split.
-    let (mut low, mut high, mut any) = (i32::MAX, i32::MIN, false);
-    for b in 0..=shared {
-        let (a, c) = (v1 - b, v2 - b);
-        if (0..=a_size).contains(&a) && (0..=c_size).contains(&c) {
-            let count = if group == 1 { b } else { a };
-            low = low.min(count);
-            high = high.max(count);
-            any = true;
+/// A pair of numbers `n`, `m` and what their layouts allow (module doc):
+/// the closed cells each sees, and for each of the three groups (`A`, the
+/// first's alone; `B`, shared; `C`, the second's alone) the fewest and the
+/// most mines it holds over every feasible split, and its size.
+struct Pair {
+    of_n: Vec<u32>,
+    of_m: Vec<u32>,
+    groups: [(i32, i32, i32); 3],
+}
+
+impl Pair {
+    /// `None` when either is not a number or no split fits them.
+    fn new(board: &Board, n: u32, m: u32) -> Option<Pair> {
+        let (v1, _) = board.effective(n)?;
+        let (v2, _) = board.effective(m)?;
+        let of_n: Vec<u32> = board.unknown_neighbours(n).collect();
+        let of_m: Vec<u32> = board.unknown_neighbours(m).collect();
+        let shared = of_n.iter().filter(|c| of_m.contains(c)).count() as i32;
+        let (a_size, c_size) = (of_n.len() as i32 - shared, of_m.len() as i32 - shared);
+        let mut groups = [a_size, shared, c_size].map(|size| (i32::MAX, i32::MIN, size));
+        let mut any = false;
+        for b in 0..=shared {
+            let (a, c) = (v1 - b, v2 - b);
+            if (0..=a_size).contains(&a) && (0..=c_size).contains(&c) {
+                any = true;
+                for (g, count) in groups.iter_mut().zip([a, b, c]) {
+                    g.0 = g.0.min(count);
+                    g.1 = g.1.max(count);
+                }
+            }
         }
+        any.then_some(Pair { of_n, of_m, groups })
     }
-    let size = if group == 1 { shared } else { a_size };
-    match (any, low, high) {
-        (true, 0, 0) => Some(Value::Safe),
-        (true, l, h) if l == size && h == size => Some(Value::Mine),
-        _ => None,
+
+    /// What the pair says of `cell`: safe when its group holds no mine in
+    /// any split, a mine when it is full in every one.
+    fn says(&self, cell: u32) -> Option<Value> {
+        let group = match (self.of_n.contains(&cell), self.of_m.contains(&cell)) {
+            (true, false) => 0,
+            (true, true) => 1,
+            (false, true) => 2,
+            (false, false) => return None,
+        };
+        let (low, high, size) = self.groups[group];
+        if high == 0 {
+            Some(Value::Safe)
+        } else if low == size {
+            Some(Value::Mine)
+        } else {
+            None
+        }
     }
 }
 

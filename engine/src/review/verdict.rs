@@ -375,13 +375,7 @@ fn rule_proof(
             break;
         }
         if board.cells()[d.cell as usize].is_unknown() {
-            board.set(
-                d.cell,
-                match d.value {
-                    Value::Safe => Cell::Safe,
-                    Value::Mine => Cell::Mine,
-                },
-            );
+            board.set(d.cell, Cell::known(d.value));
         }
     }
     proof::find_all(&board, cells, value)

@@ -7,6 +7,7 @@ use sapper_engine::formats::position::write_position;
 use sapper_engine::report::{AnalysisReport, ProbabilityReport, RowCol};
 use sapper_engine::review::proof;
 use sapper_engine::{Analysis, Board, Cell, Position, Source};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// The analysis of `position` in words: the forced cells, a rule's with the
@@ -21,16 +22,16 @@ pub(super) fn forced(
     report: &AnalysisReport,
 ) -> String {
     let grid = position.grid;
+    // The report lists the deductions in cell order, the analysis in the
+    // order they were made.
     let proofs = proof::of_deductions(&Board::from_position(position), &analysis.deductions);
-    // Each cell's deduction, by index: the report lists them in cell order.
-    let mut made = vec![u32::MAX; grid.len()];
-    for (k, d) in analysis.deductions.iter().enumerate() {
-        made[d.cell as usize] = k as u32;
-    }
-    let proof_of = |cell: RowCol| {
-        let k = made[grid.index(cell.row, cell.col) as usize];
-        proofs.get(k as usize)?.as_ref().map(|p| p.describe())
-    };
+    let named: HashMap<u32, String> = analysis
+        .deductions
+        .iter()
+        .zip(proofs)
+        .filter_map(|(d, p)| Some((d.cell, p?.describe())))
+        .collect();
+    let proof_of = |cell: RowCol| named.get(&grid.index(cell.row, cell.col));
     let mut s = String::new();
     let _ = writeln!(
         s,
