@@ -179,6 +179,16 @@ def test_an_expert_replay_from_the_file_input_shows_its_metrics_and_steps_to_its
     check_board(browser, server, review, chord)
     assert browser.find_elements(By.CSS_SELECTOR, "#r-board .cell.chorded")
     assert verdict_text(browser).startswith("safe — every cell the chord opens is proven by rules")
+    # Its cells are proven by one pattern, shown with each of them marked.
+    chord = next(k for k, m in enumerate(review["clicks"])
+                 if m["action"] == "chord" and m["proof"] and "".join(m["proof"]["pattern"]).count("S") > 1)
+    browser.execute_script("window.sapper.review.go(arguments[0])", chord)
+    wait_heat(browser, chord)
+    proof = review["clicks"][chord]["proof"]
+    assert verdict_text(browser) == (
+        f"safe — every cell the chord opens is proven by rules: the {proof['name']} at {cell_name(proof['foci'][0])}")
+    assert browser.find_element(By.ID, "r-proof").text == "\n".join(p.rstrip() for p in proof["pattern"])
+    browser.save_screenshot(str(SCREENSHOTS / "review-chord.png"))
 
     # Flags: one on a proven mine names its proof, one not proven its chance.
     for verdict in ("proven_mine", "unproven_flag"):
